@@ -1,0 +1,26 @@
+import * as z from 'zod/mini';
+import { DateString, Id } from './primitives.js';
+
+/** Account status values seen in the spec; others are read as plain strings. */
+export const ACCOUNT_STATUSES = ['free', 'pro'] as const;
+
+/** The caller's account (`GET /api/account`). */
+export const Account = z.looseObject({
+  id: Id,
+  email: z.string(),
+  username: z.string(),
+  avatar: z.string(),
+  status: z.string(),
+  expires: z.nullable(DateString),
+  registered: DateString,
+});
+/** The caller's account. */
+export type Account = z.infer<typeof Account>;
+
+/** Body of `PUT /api/account/update`; production accepts any subset. */
+export const AccountUpdate = z.object({
+  email: z.optional(z.string()),
+  password: z.optional(z.string()),
+});
+/** Body of `PUT /api/account/update`. */
+export type AccountUpdate = z.infer<typeof AccountUpdate>;

@@ -1,0 +1,135 @@
+// Webhook payloads use classic zod: receivers run on servers, where its compiled object parsers are about twice as
+// fast as zod/mini (shared/notes/measurements.md); the browser SDK never imports this file at run time.
+import * as z from 'zod';
+
+/** Tenant-level webhook secret shape: `whsec_live_` + 32 hex characters. */
+export const TENANT_SECRET_PATTERN = /^whsec_live_[0-9a-f]{32}$/i;
+/** Device-level webhook secret shape: `whsec_dev_` + 32 hex characters. */
+export const DEVICE_SECRET_PATTERN = /^whsec_dev_[0-9a-f]{32}$/i;
+
+/** The events in the spec's catalog. */
+export const EVENT_NAMES = ['message.received', 'message.ack', 'message.sent', 'device.status', 'device.qr'] as const;
+/** An event name from the catalog. */
+export type EventName = (typeof EVENT_NAMES)[number];
+
+/** Receipt statuses and their codes (spec, message.ack). */
+export const ACK_STATUS_CODES = { sent: 1, delivered: 2, read: 3, played: 4 } as const;
+
+/** Attachment of an inbound message. */
+export const Media = z.looseObject({
+  type: z.string(),
+  url: z.string(),
+  file_name: z.string(),
+  mime_type: z.string(),
+  file_size: z.number().int().nonnegative(),
+});
+/** Attachment of an inbound message. */
+export type Media = z.infer<typeof Media>;
+
+/**
+ * `message.received` data. The spec does not say which fields are required; linkgate requires the ids, sender and
+ * time, and reads `media_error` (decision: where the gateway reports dropped media) when present.
+ */
+export const MessageReceivedData = z.looseObject({
+  message_id: z.string(),
+  sender: z.string(),
+  sender_jid: z.string(),
+  push_name: z.string().optional(),
+  text: z.string().optional(),
+  has_media: z.boolean(),
+  media: Media.optional(),
+  media_error: z.string().optional(),
+  timestamp: z.number().int(),
+});
+
+/** `message.ack` data: all fields required; `status_code` 1-4 matches `status`. */
+export const MessageAckData = z
+  .looseObject({
+    message_id: z.string(),
+    chat_jid: z.string(),
+    recipient: z.string(),
+    status: z.enum(['sent', 'delivered', 'read', 'played']),
+    status_code: z.number().int().min(1).max(4),
+    timestamp: z.number().int(),
+  })
+  .refine((d) => ACK_STATUS_CODES[d.status] === d.status_code, {
+    message: 'status_code must match status (1 sent, 2 delivered, 3 read, 4 played)',
+    path: ['status_code'],
+  });
+
+/** `message.sent` data (observed behaviour). */
+export const MessageSentData = z.looseObject({
+  message_id: z.string(),
+  recipient: z.string(),
+  recipient_jid: z.string(),
+  text: z.string().optional(),
+  status: z.string(),
+  timestamp: z.number().int(),
+});
+
+/** `device.status` data (observed behaviour); unknown status strings (e.g. `COOLDOWN`) are accepted. */
+export const DeviceStatusData = z.looseObject({
+  device_name: z.string().optional(),
+  phone: z.string().optional(),
+  status: z.string(),
+  reason: z.string().nullable().optional(),
+  heat_score: z.number().min(0).max(100).optional(),
+});
+
+/** `device.qr` data: all fields required; the image is a base64 PNG data URI. */
+export const DeviceQrData = z.looseObject({
+  qr_code: z.string(),
+  qr_image_url: z.string().startsWith('data:image/png;base64,'),
+  attempt: z.number().int().min(1).max(5),
+  expires_in: z.number().int().positive(),
+});
+
+const envelope = <E extends EventName, D extends z.ZodType>(event: E, data: D) =>
+  z.looseObject({ event: z.literal(event), device_id: z.string(), timestamp: z.number().int(), data });
+
+/** A `message.received` delivery. */
+export const MessageReceivedEvent = envelope('message.received', MessageReceivedData);
+/** A `message.ack` delivery. */
+export const MessageAckEvent = envelope('message.ack', MessageAckData);
+/** A `message.sent` delivery. */
+export const MessageSentEvent = envelope('message.sent', MessageSentData);
+/** A `device.status` delivery. */
+export const DeviceStatusEvent = envelope('device.status', DeviceStatusData);
+/** A `device.qr` delivery. */
+export const DeviceQrEvent = envelope('device.qr', DeviceQrData);
+
+/** Any event in the catalog, discriminated on `event`. */
+export const WebhookEvent = z.discriminatedUnion('event', [
+  MessageReceivedEvent,
+  MessageAckEvent,
+  MessageSentEvent,
+  DeviceStatusEvent,
+  DeviceQrEvent,
+]);
+/** Any event in the catalog. */
+export type WebhookEvent = z.infer<typeof WebhookEvent>;
+/** A `message.received` delivery. */
+export type MessageReceivedEvent = z.infer<typeof MessageReceivedEvent>;
+/** A `message.ack` delivery. */
+export type MessageAckEvent = z.infer<typeof MessageAckEvent>;
+/** A `message.sent` delivery. */
+export type MessageSentEvent = z.infer<typeof MessageSentEvent>;
+/** A `device.status` delivery. */
+export type DeviceStatusEvent = z.infer<typeof DeviceStatusEvent>;
+/** A `device.qr` delivery. */
+export type DeviceQrEvent = z.infer<typeof DeviceQrEvent>;
+
+/** The envelope every event shares, for events outside the catalog. */
+export const EventEnvelope = z.looseObject({
+  event: z.string(),
+  device_id: z.string(),
+  timestamp: z.number().int(),
+  data: z.record(z.string(), z.unknown()),
+});
+/** The envelope every event shares. */
+export type EventEnvelope = z.infer<typeof EventEnvelope>;
+
+/** Maps each event name to its typed delivery. */
+export type EventMap = {
+  [E in WebhookEvent as E['event']]: E;
+};

@@ -1,0 +1,15 @@
+import * as z from 'zod/mini';
+import { DateString, Id } from './primitives.js';
+
+/** Overlay types seen in the spec; others are read as plain strings. */
+export const OVERLAY_TYPES = ['message', 'contact'] as const;
+
+/** A call-to-action overlay as listed. */
+export const Overlay = z.looseObject({
+  id: Id,
+  type: z.string(),
+  name: z.string(),
+  date: DateString,
+});
+/** A call-to-action overlay as listed. */
+export type Overlay = z.infer<typeof Overlay>;

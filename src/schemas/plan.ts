@@ -1,0 +1,59 @@
+import * as z from 'zod/mini';
+import { Count, DateTimeInput, Id } from './primitives.js';
+
+const feature = z.looseObject({ enabled: z.union([z.string(), z.number(), z.boolean()]) });
+const countedFeature = z.looseObject({
+  enabled: z.union([z.string(), z.number(), z.boolean()]),
+  count: z.optional(z.union([z.string(), z.number()])),
+});
+
+/** Plan limits: numeric quotas, on/off features (`enabled` "0"/"1") and counted features (`count` as a string). */
+export const PlanLimits = z.looseObject({
+  links: z.optional(Count),
+  clicks: z.optional(Count),
+  retention: z.optional(Count),
+  custom: z.optional(feature),
+  multiple: z.optional(feature),
+  alias: z.optional(feature),
+  device: z.optional(feature),
+  geo: z.optional(feature),
+  bundle: z.optional(feature),
+  parameters: z.optional(feature),
+  export: z.optional(feature),
+  api: z.optional(feature),
+  team: z.optional(countedFeature),
+  splash: z.optional(countedFeature),
+  overlay: z.optional(countedFeature),
+  pixels: z.optional(countedFeature),
+  domain: z.optional(countedFeature),
+});
+/** Plan limits. */
+export type PlanLimits = z.infer<typeof PlanLimits>;
+
+/** A subscription plan. */
+export const Plan = z.looseObject({
+  id: Id,
+  name: z.string(),
+  free: z.union([z.boolean(), z.number(), z.string()]),
+  prices: z.nullable(
+    z.looseObject({
+      monthly: z.optional(z.union([z.number(), z.string()])),
+      yearly: z.optional(z.union([z.number(), z.string()])),
+      lifetime: z.optional(z.union([z.number(), z.string()])),
+    }),
+  ),
+  limits: PlanLimits,
+});
+/** A subscription plan. */
+export type Plan = z.infer<typeof Plan>;
+
+/** Billing periods a subscription can have. */
+export const SUBSCRIPTION_TYPES = ['monthly', 'yearly', 'lifetime'] as const;
+
+/** Body of `PUT /api/plan/:planid/user/:userid`. */
+export const PlanSubscription = z.object({
+  type: z.enum(SUBSCRIPTION_TYPES),
+  expiration: z.optional(DateTimeInput),
+});
+/** Body of `PUT /api/plan/:planid/user/:userid`. */
+export type PlanSubscription = z.infer<typeof PlanSubscription>;

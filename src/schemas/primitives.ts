@@ -1,0 +1,44 @@
+import * as z from 'zod/mini';
+
+/** A whole number that production sometimes sends as a numeric string (ids of new records, counts). Reads both, yields a number. */
+export const Count = z.union([
+  z.int(),
+  z.pipe(
+    z.string().check(z.regex(/^-?\d+$/, 'expected an integer or a string of digits')),
+    z.transform((s: string) => Number(s)),
+  ),
+]);
+
+/** A record id: an integer, or a numeric string in some production versions. */
+export const Id = Count;
+
+/** The `error` flag of a success answer: `0`, or `"0"` in paged lists. */
+export const SuccessFlag = z.union([z.literal(0), z.literal('0')]);
+
+/** Dates are `YYYY-MM-DD HH:MM:SS` strings. */
+export const DATE_TIME_PATTERN = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
+
+/** A date string as the service writes it; read tolerantly (any string), validated strictly in request bodies. */
+export const DateString = z.string();
+
+/** A `YYYY-MM-DD HH:MM:SS` date as accepted in request bodies. */
+export const DateTimeInput = z.string().check(z.regex(DATE_TIME_PATTERN, 'must be a date in the form YYYY-MM-DD HH:MM:SS'));
+
+/** A colour in the form `rgb(R,G,B)`, each channel 0-255. */
+export const RgbColour = z
+  .string()
+  .check(
+    z.regex(
+      /^rgb\(\s*(25[0-5]|2[0-4]\d|1?\d?\d)\s*,\s*(25[0-5]|2[0-4]\d|1?\d?\d)\s*,\s*(25[0-5]|2[0-4]\d|1?\d?\d)\s*\)$/,
+      'must be a colour in the form rgb(R,G,B) with each channel 0-255',
+    ),
+  );
+
+/** The shape of an email address as production accepts it (case-insensitive, at most 50 characters). */
+export const EMAIL_PATTERN = /^[_a-z0-9-]+(\.[_a-z0-9-]+)*@[a-z0-9-]+(\.[a-z0-9-]{2,})+$/i;
+
+/** Usernames production accepts: 4-20 word characters. */
+export const USERNAME_PATTERN = /^\w{4,20}$/;
+
+/** Minimum password length (spec, Limits). */
+export const MIN_PASSWORD_LENGTH = 5;

@@ -1,0 +1,11 @@
+import * as z from 'zod/mini';
+import { DateString, Id } from './primitives.js';
+
+/** A custom splash page as listed. */
+export const Splash = z.looseObject({
+  id: Id,
+  name: z.string(),
+  date: DateString,
+});
+/** A custom splash page as listed. */
+export type Splash = z.infer<typeof Splash>;

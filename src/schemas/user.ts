@@ -1,0 +1,36 @@
+import * as z from 'zod/mini';
+import { Account } from './account.js';
+import { Count, DateTimeInput, Id } from './primitives.js';
+
+/** A user record as the admin endpoints return it: the account plus `planid` and the user's API key (a secret). */
+export const User = z.extend(Account, {
+  planid: z.optional(z.nullable(Count)),
+  apikey: z.optional(z.string()),
+});
+/** A user record from the admin endpoints. */
+export type User = z.infer<typeof User>;
+
+/** Values of the `filter` query of `GET /api/users`. */
+export const USER_FILTERS = ['admin', 'free', 'pro'] as const;
+/** Query of `GET /api/users`. */
+export const UserListQuery = z.object({ filter: z.optional(z.enum(USER_FILTERS)) });
+/** Query of `GET /api/users`. */
+export type UserListQuery = z.infer<typeof UserListQuery>;
+
+/** Body of `POST /api/user/add`. */
+export const UserCreate = z.object({
+  username: z.string(),
+  email: z.string(),
+  password: z.string(),
+  planid: z.optional(z.int()),
+  expiration: z.optional(DateTimeInput),
+});
+/** Body of `POST /api/user/add`. */
+export type UserCreate = z.infer<typeof UserCreate>;
+
+/** `POST /api/user/add`: `{ error, message, data: { id, email, username } }`. */
+export const UserCreatedEnvelope = z.looseObject({
+  error: Count,
+  message: z.optional(z.string()),
+  data: z.looseObject({ id: Id, email: z.string(), username: z.string() }),
+});

@@ -1,0 +1,26 @@
+import { defineConfig } from 'tsup';
+
+// One build for the three entries and the CLI; ESM first, CJS and .d.cts alongside for require() users.
+export default defineConfig([
+  {
+    entry: { index: 'src/index.ts', webhooks: 'src/webhooks/index.ts', mock: 'mock/index.ts' },
+    format: ['esm', 'cjs'],
+    dts: true,
+    sourcemap: true,
+    clean: true,
+    target: 'node22',
+    platform: 'neutral',
+    splitting: true,
+    treeshake: true,
+    external: ['ky', 'zod', 'msw', 'hono', 'qrcode', 'ulid', /^node:/],
+  },
+  {
+    entry: { cli: 'mock/cli.ts' },
+    format: ['esm'],
+    sourcemap: true,
+    target: 'node22',
+    platform: 'node',
+    banner: { js: '#!/usr/bin/env node' },
+    external: ['ky', 'zod', 'msw', 'hono', 'qrcode', 'ulid'],
+  },
+]);
