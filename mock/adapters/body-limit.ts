@@ -1,0 +1,28 @@
+import type { MockResponse } from '../types.js';
+
+/** The largest request body the mock accepts, in bytes (1 MB, the spec's media limit; nothing in the API needs more). */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+const TOO_LARGE_MESSAGE = `The request body is larger than 1 MB (${MAX_BODY_BYTES} bytes); send a smaller body.`;
+
+/**
+ * The answer to a request whose body is over {@link MAX_BODY_BYTES}: HTTP 413 with the error shape of the API the
+ * path belongs to (`{ error: 1, message }` for management, `{ success: false, message, error }` for messaging).
+ */
+export function bodyTooLargeResponse(path: string): MockResponse {
+  const body = path.startsWith('/api/v1/')
+    ? { success: false, message: TOO_LARGE_MESSAGE, error: 'PAYLOAD_TOO_LARGE' }
+    : { error: 1, message: TOO_LARGE_MESSAGE };
+  return {
+    status: 413,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  };
+}
+
+/** The declared Content-Length when it is over the limit; an undeclared or malformed length is checked while reading. */
+export function declaresTooLarge(contentLength: string | null | undefined): boolean {
+  if (!contentLength) return false;
+  const n = Number(contentLength);
+  return Number.isFinite(n) && n > MAX_BODY_BYTES;
+}

@@ -1,0 +1,46 @@
+import type { HttpHandler } from 'msw';
+import { type BackendCore, createBackendCore, type MockBackendOptions } from '../backend.js';
+import { mswHandlers, parseBaseUrl } from './msw.js';
+import { answerWebRequest } from './web.js';
+
+/** A stateful reference backend with its msw handlers and a `fetch` that answers from it directly. */
+export interface MockBackend extends BackendCore {
+  /**
+   * msw request handlers answering the mock's paths (`/api/...`, QR images, `/__mock/...`) on any origin, or only
+   * under `baseUrl` when it was given. Pass them to `setupServer(...)` (msw/node) or `setupWorker(...)` (msw/browser).
+   */
+  readonly handlers: HttpHandler[];
+  /**
+   * Answers a request from the backend without any network or msw: a drop-in `fetch` for clients that accept one
+   * (`ky.create({ fetch: backend.fetch })`). Relative URLs resolve against `baseUrl` (or `http://localhost`).
+   */
+  fetch(input: Request | string | URL, init?: RequestInit): Promise<Response>;
+}
+
+/**
+ * Creates an in-memory, stateful reference backend of the management API and the messaging gateway.
+ *
+ * @example
+ * import { setupServer } from 'msw/node';
+ * const backend = createMockBackend({ seed: 'demo' });
+ * const server = setupServer(...backend.handlers);
+ * server.listen();
+ * const res = await fetch('https://api.example.com/api/account', {
+ *   headers: { Authorization: `Bearer ${backend.adminKey}` },
+ * });
+ */
+export function createMockBackend(options: MockBackendOptions = {}): MockBackend {
+  // Check baseUrl before building anything, so a typo fails here and not on the first request.
+  const base = options.baseUrl === undefined ? undefined : parseBaseUrl(options.baseUrl);
+  const core = createBackendCore(options);
+  const prefix = base?.prefix ?? '';
+  const resolveBase = base ? `${base.origin}${prefix}` : 'http://localhost';
+  const handlers = mswHandlers(core, options.baseUrl);
+  const fetch = (input: Request | string | URL, init?: RequestInit): Promise<Response> => {
+    const target = typeof input === 'string' && input.startsWith('/') ? `${resolveBase}${input}` : input;
+    const request = target instanceof Request && init === undefined ? target : new Request(target, init);
+    return answerWebRequest(core, request, prefix);
+  };
+  // Extend the core itself, so getters and methods that `reset()` relies on keep working on one object.
+  return Object.assign(core, { handlers, fetch });
+}

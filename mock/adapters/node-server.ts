@@ -1,0 +1,207 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { type BackendCore, createBackendCore, type MockBackendOptions } from '../backend.js';
+import type { MockRequest, MockResponse } from '../types.js';
+import { bodyTooLargeResponse, declaresTooLarge, MAX_BODY_BYTES } from './body-limit.js';
+import { EXPOSED_HEADERS, isPreflight, preflightHeaders } from './cors.js';
+import type { MockRequestHandler } from './web.js';
+
+/** Options of {@link startMockServer}: where to listen, and either a backend or the options to create one. */
+export interface StartMockServerOptions<B extends MockRequestHandler = BackendCore> extends MockBackendOptions {
+  /**
+   * TCP port; `0` lets the OS choose a free one (read it from `url`).
+   * @default 0
+   */
+  port?: number;
+  /**
+   * Interface to bind. The default keeps the mock off the network; pass `0.0.0.0` to reach it from other machines.
+   * @default '127.0.0.1'
+   */
+  host?: string;
+  /** A backend to serve (e.g. one your tests also arrange through `store`); when absent one is created from the other options. */
+  backend?: B;
+}
+
+/** A running standalone mock server. */
+export interface MockServer<B extends MockRequestHandler = BackendCore> {
+  /** Base URL of the server, e.g. `http://127.0.0.1:4010` (no trailing slash). */
+  url: string;
+  /** The backend answering the requests. */
+  backend: B;
+  /** Stops listening, lets requests in flight finish, closes idle keep-alive connections; resolves when closed. */
+  close(): Promise<void>;
+}
+
+/**
+ * Serves a mock backend over plain `node:http`, with CORS so browser apps on other origins can call it.
+ *
+ * @example
+ * const server = await startMockServer({ port: 4010, seed: 'demo' });
+ * console.log(server.url, server.backend.adminKey);
+ * await server.close();
+ */
+export async function startMockServer<B extends MockRequestHandler = BackendCore>(
+  options: StartMockServerOptions<B> = {},
+): Promise<MockServer<B>> {
+  const { port = 0, host = '127.0.0.1', backend: given, ...backendOptions } = options;
+  const backend = given ?? (createBackendCore(backendOptions) as unknown as B);
+  const server = createServer({ keepAliveTimeout: 5_000 }, (req, res) => serve(backend, req, res));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const url = `http://${urlHost((server.address() as AddressInfo).address)}:${(server.address() as AddressInfo).port}`;
+  return {
+    url,
+    backend,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((err) => (err ? reject(err) : resolve()));
+        server.closeIdleConnections();
+      }),
+  };
+}
+
+/** The host part of the URL for a bound address: a wildcard bind is reached through loopback. */
+function urlHost(address: string): string {
+  if (address === '0.0.0.0') return '127.0.0.1';
+  if (address === '::') return '[::1]';
+  return address.includes(':') ? `[${address}]` : address;
+}
+
+/** Shared by requests without a query string, so they allocate no URLSearchParams; mutating it throws. */
+const EMPTY_QUERY = new URLSearchParams();
+for (const method of ['append', 'delete', 'set', 'sort'] as const) {
+  Object.defineProperty(EMPTY_QUERY, method, {
+    value: () => {
+      throw new TypeError('MockRequest.query of a request without a query string is read-only; copy it first.');
+    },
+  });
+}
+
+function serve(backend: MockRequestHandler, req: IncomingMessage, res: ServerResponse): void {
+  const headers = req.headers;
+  if (isPreflight(req.method, headers)) {
+    res.writeHead(204, preflightHeaders(headers['access-control-request-headers']));
+    res.end();
+    return;
+  }
+  const rawUrl = req.url ?? '/';
+  let path: string;
+  let query: URLSearchParams;
+  if (rawUrl.charCodeAt(0) !== 47 /* '/' */) {
+    // Absolute-form request target (sent through a proxy): let URL split it.
+    const parsed = new URL(rawUrl, 'http://localhost');
+    path = parsed.pathname;
+    query = parsed.searchParams;
+  } else {
+    const q = rawUrl.indexOf('?');
+    path = q === -1 ? rawUrl : rawUrl.slice(0, q);
+    query = q === -1 || q === rawUrl.length - 1 ? EMPTY_QUERY : new URLSearchParams(rawUrl.slice(q + 1));
+  }
+  const mockRequest: MockRequest = {
+    method: req.method ?? 'GET',
+    path,
+    query,
+    // Node already lower-cases header names and joins repeated ones; only set-cookie stays an array.
+    headers: headers as Record<string, string | undefined>,
+    body: undefined,
+    origin: originOf(headers.host, req),
+  };
+  const length = headers['content-length'];
+  if ((length === undefined || length === '0') && headers['transfer-encoding'] === undefined) {
+    answer(backend, mockRequest, res);
+    return;
+  }
+  if (declaresTooLarge(length)) {
+    refuse(req, res, path);
+    return;
+  }
+  readBody(backend, mockRequest, req, res);
+}
+
+function readBody(backend: MockRequestHandler, mockRequest: MockRequest, req: IncomingMessage, res: ServerResponse) {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let refused = false;
+  req.on('data', (chunk: Buffer) => {
+    if (refused) return;
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) {
+      refused = true;
+      chunks.length = 0;
+      refuse(req, res, mockRequest.path);
+      return;
+    }
+    chunks.push(chunk);
+  });
+  req.on('end', () => {
+    if (refused) return;
+    mockRequest.body = size === 0 ? undefined : Buffer.concat(chunks, size).toString('utf8');
+    answer(backend, mockRequest, res);
+  });
+  req.on('error', () => {
+    // The client went away mid-body: there is no one to answer.
+    refused = true;
+  });
+}
+
+/** Answers 413 and closes the connection, discarding (not buffering) whatever of the body is still coming. */
+function refuse(req: IncomingMessage, res: ServerResponse, path: string): void {
+  write(res, bodyTooLargeResponse(path), true);
+  req.resume();
+}
+
+function answer(backend: MockRequestHandler, mockRequest: MockRequest, res: ServerResponse): void {
+  backend
+    .handle(mockRequest)
+    .then((mockResponse) => write(res, mockResponse, false))
+    .catch((error: unknown) => {
+      try {
+        write(res, internalError(error), false);
+      } catch {
+        res.destroy();
+      }
+    });
+}
+
+function write(res: ServerResponse, mockResponse: MockResponse, close: boolean): void {
+  if (res.headersSent || res.destroyed) return;
+  const body = mockResponse.body;
+  const headers = mockResponse.headers;
+  res.statusCode = mockResponse.status;
+  for (const name in headers) res.setHeader(name, headers[name]!);
+  res.setHeader('access-control-allow-origin', '*');
+  res.setHeader('access-control-expose-headers', EXPOSED_HEADERS);
+  res.setHeader('content-length', typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
+  if (close) res.setHeader('connection', 'close');
+  res.end(body);
+}
+
+/** The mock never means to answer 500; if the core throws, say so plainly instead of dropping the connection. */
+function internalError(error: unknown): MockResponse {
+  const detail = error instanceof Error ? error.message : String(error);
+  return {
+    status: 500,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ error: 1, message: `The mock backend failed on this request (a mock bug): ${detail}` }),
+  };
+}
+
+let lastHost: string | undefined;
+let lastOrigin = '';
+
+/** `http://<Host header>`; cached because one client sends the same Host on every request. */
+function originOf(host: string | undefined, req: IncomingMessage): string {
+  if (host === lastHost) return lastOrigin;
+  const address = req.socket.localAddress ?? '127.0.0.1';
+  const origin = host ? `http://${host}` : `http://${urlHost(address)}:${req.socket.localPort}`;
+  if (host) {
+    lastHost = host;
+    lastOrigin = origin;
+  }
+  return origin;
+}

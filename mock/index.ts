@@ -1,0 +1,22 @@
+/**
+ * `linkgate/mock`: a stateful reference backend of the management API and the messaging gateway, for tests (msw
+ * `setupServer` / `setupWorker`) and as a standalone `node:http` server (also the `linkgate mock` command).
+ *
+ * @example
+ * import { setupServer } from 'msw/node';
+ * import { createMockBackend, ManualClock } from 'linkgate/mock';
+ *
+ * const clock = new ManualClock();
+ * const backend = createMockBackend({ clock, seed: 'demo' });
+ * const server = setupServer(...backend.handlers);
+ * server.listen();
+ *
+ * @packageDocumentation
+ */
+
+export { MAX_BODY_BYTES } from './adapters/body-limit.js';
+export { createMockBackend, type MockBackend } from './adapters/mock-backend.js';
+export { type MockServer, type StartMockServerOptions, startMockServer } from './adapters/node-server.js';
+export type { BackendCore, MockBackendOptions } from './backend.js';
+export { ManualClock } from './clock.js';
+export type { MockRequest, MockResponse } from './types.js';
