@@ -4,6 +4,8 @@ import * as z from 'zod/mini';
 import * as E from '../src/schemas/events.js';
 import * as S from '../src/schemas/index.js';
 import { DEFAULT_HEADER_PREFIX, WEBHOOK_USER_AGENT } from '../src/webhooks/delivery-headers.js';
+import type { BackendCore } from './backend.js';
+import type { RouteGroup } from './router.js';
 import type { MockResponse } from './types.js';
 
 /** A JSON value of the document (schemas, operations, ...). */
@@ -363,5 +365,17 @@ export function openApiResponse(origin: string): MockResponse {
     status: 200,
     headers: { 'Content-Type': 'application/json; charset=utf-8' },
     body: JSON.stringify(buildOpenApiDocument({ serverUrl: origin })),
+  };
+}
+
+/**
+ * The route group serving the document at `GET /openapi.json`, with `servers` set to the address it was asked at.
+ * One line in the backend registers it: `router.add(openApiGroup(core))`.
+ */
+export function openApiGroup(core: Pick<BackendCore, 'linkBase'>): RouteGroup<undefined> {
+  return {
+    name: 'openapi',
+    routes: [{ method: 'GET', path: OPENAPI_PATH, handle: ({ req }) => openApiResponse(core.linkBase(req)) }],
+    guard: () => ({ ok: true, context: undefined }),
   };
 }
