@@ -67,6 +67,11 @@ export const MessageSentData = z.looseObject({
   timestamp: z.number().int(),
 });
 
+/** The device statuses the spec documents; the gateway may send others (e.g. `COOLDOWN`), which are accepted. */
+export const DEVICE_STATUSES = ['ONLINE', 'OFFLINE', 'HIBERNATED', 'LOGGED_OUT'] as const;
+/** A documented device status. */
+export type DocumentedDeviceStatus = (typeof DEVICE_STATUSES)[number];
+
 /** `device.status` data (observed behaviour); unknown status strings (e.g. `COOLDOWN`) are accepted. */
 export const DeviceStatusData = z.looseObject({
   device_name: z.string().optional(),
@@ -133,3 +138,12 @@ export type EventEnvelope = z.infer<typeof EventEnvelope>;
 export type EventMap = {
   [E in WebhookEvent as E['event']]: E;
 };
+
+/** The schema of each event in the catalog, by name (a lookup is faster than trying a union). */
+export const EVENT_SCHEMAS = {
+  'message.received': MessageReceivedEvent,
+  'message.ack': MessageAckEvent,
+  'message.sent': MessageSentEvent,
+  'device.status': DeviceStatusEvent,
+  'device.qr': DeviceQrEvent,
+} as const satisfies { [E in EventName]: z.ZodType<EventMap[E]> };

@@ -1,0 +1,89 @@
+/**
+ * Remembers which delivery ids were handled, so a retry or replay of the same delivery is acknowledged without
+ * running the handler twice. Methods may be async, so a shared store (Redis, a database) can back it.
+ *
+ * @example
+ * // Redis: SET NX with an expiry is an atomic "add if absent".
+ * const dedupe: DedupeStore = {
+ *   has: async (id) => (await redis.exists(`webhook:${id}`)) === 1,
+ *   add: async (id, ttlMs) => void (await redis.set(`webhook:${id}`, '1', { PX: ttlMs })),
+ *   delete: async (id) => void (await redis.del(`webhook:${id}`)),
+ * };
+ */
+export interface DedupeStore {
+  /** True when `id` was recorded and has not expired. */
+  has(id: string): boolean | Promise<boolean>;
+  /** Records `id` for `ttlMs` milliseconds. */
+  add(id: string, ttlMs: number): void | Promise<void>;
+  /** Forgets `id`, so a retry after a failed handler runs it again. Optional; without it the retry is skipped. */
+  delete?(id: string): void | Promise<void>;
+}
+
+/** Options of {@link MemoryDedupeStore}. */
+export interface MemoryDedupeStoreOptions {
+  /**
+   * The most ids kept; adding one more evicts the oldest.
+   * @default 10_000
+   */
+  max?: number;
+  /**
+   * Where time comes from (ms since the epoch), so tests can expire ids without waiting.
+   * @default Date.now
+   */
+  now?: () => number;
+}
+
+/**
+ * An in-process {@link DedupeStore} with a size bound: ids expire after their TTL and, past `max`, the oldest is
+ * evicted first. Fine for one process; use a shared store when several instances receive the same webhook.
+ *
+ * @example
+ * const handler = createWebhookHandler({ secret, dedupe: new MemoryDedupeStore({ max: 10_000 }), on: { ... } });
+ */
+export class MemoryDedupeStore implements DedupeStore {
+  readonly #max: number;
+  readonly #now: () => number;
+  // A Map iterates in insertion order, so its first key is always the oldest.
+  readonly #expiresAt = new Map<string, number>();
+
+  constructor(options: MemoryDedupeStoreOptions = {}) {
+    const max = options.max ?? 10_000;
+    if (!Number.isInteger(max) || max < 1) {
+      throw new TypeError(`MemoryDedupeStore options.max must be a positive integer; got ${String(options.max)}.`);
+    }
+    this.#max = max;
+    this.#now = options.now ?? Date.now;
+  }
+
+  /** How many ids are held (expired ones included until they are touched or evicted). */
+  get size(): number {
+    return this.#expiresAt.size;
+  }
+
+  /** True when `id` was added and its TTL has not run out. */
+  has(id: string): boolean {
+    const expiresAt = this.#expiresAt.get(id);
+    if (expiresAt === undefined) return false;
+    if (expiresAt <= this.#now()) {
+      this.#expiresAt.delete(id);
+      return false;
+    }
+    return true;
+  }
+
+  /** Records `id` for `ttlMs`, evicting the oldest ids beyond `max`. */
+  add(id: string, ttlMs: number): void {
+    // Re-adding moves the id to the newest position.
+    this.#expiresAt.delete(id);
+    this.#expiresAt.set(id, this.#now() + ttlMs);
+    while (this.#expiresAt.size > this.#max) {
+      const oldest = this.#expiresAt.keys().next().value as string;
+      this.#expiresAt.delete(oldest);
+    }
+  }
+
+  /** Forgets `id`. */
+  delete(id: string): void {
+    this.#expiresAt.delete(id);
+  }
+}

@@ -1,0 +1,223 @@
+import { type Clock, systemClock } from '../core/clock.js';
+import { EVENT_NAMES, type EventMap, type EventName } from '../schemas/events.js';
+import { WebhookVerificationError } from './errors.js';
+import type { UnknownWebhookEvent } from './parse.js';
+import { type Verifier, type VerifyWebhookOptions, verifierFor } from './verify.js';
+
+/** What a handler gets besides the event. */
+export interface DeliveryContext {
+  /** The `X-Service-Delivery-ID` header (the same across the gateway's retries of one event). */
+  deliveryId: string | undefined;
+  /** The request as received (its body has been read). */
+  request: Request;
+}
+
+/** A handler for one event; it may be async. Throwing (or rejecting) answers 500, so the gateway retries. */
+export type EventHandler<E> = (event: E, context: DeliveryContext) => unknown;
+
+/** Handlers keyed by event name, each typed with its event's payload. */
+export type WebhookHandlers = { [E in EventName]?: EventHandler<EventMap[E] & { known: true }> };
+
+/** Where a handler failure happened, for {@link WebhookHandlerOptions.onError}. */
+export interface HandlerFailureContext {
+  /** The event being handled, when verification got that far. */
+  event?: EventName | string;
+  /** The delivery id, when present. */
+  deliveryId?: string;
+  /** True when the gateway was already answered 200 (the handler outlived `ackTimeoutMs`), so it will not retry. */
+  acknowledged: boolean;
+}
+
+/** Options of {@link createWebhookHandler}: the verification options plus the routing. */
+export interface WebhookHandlerOptions extends VerifyWebhookOptions {
+  /** Handlers per event name; events without one are acknowledged and ignored. */
+  on?: WebhookHandlers;
+  /** Handler for events the catalog does not list; without it they are acknowledged and ignored. */
+  onUnknown?: EventHandler<UnknownWebhookEvent>;
+  /**
+   * Told about every handler failure, including those after the delivery was already acknowledged.
+   * @default logs to console.error
+   */
+  onError?: (error: unknown, context: HandlerFailureContext) => void;
+  /** Told about every refused delivery (bad secret, stale timestamp, bad payload...), e.g. to log or count them. */
+  onRejected?: (error: WebhookVerificationError, request: Request) => void;
+  /**
+   * How long to wait for a handler before acknowledging anyway (the gateway gives up after 8 s); the handler keeps
+   * running and a later failure goes to `onError`. `false` waits for the handler however long it takes.
+   * @default 7000
+   */
+  ackTimeoutMs?: number | false;
+  /**
+   * Where time and timers come from (timestamp window and ack timeout).
+   * @default systemClock
+   */
+  clock?: Clock;
+}
+
+/** A fetch-style webhook endpoint: Next.js route handlers, Hono, Deno, Bun and Workers take it as is. */
+export type WebhookRequestHandler = ((request: Request) => Promise<Response>) & {
+  /** The largest body accepted, in bytes (read by {@link toNodeHandler}). */
+  readonly maxBodyBytes: number;
+};
+
+const JSON_HEADERS = { 'content-type': 'application/json' };
+const ACK_BODY = '{"status":"success"}';
+
+/**
+ * Builds a webhook endpoint that verifies each delivery, routes it to the handler for its event and answers the
+ * gateway: 200 `{"status":"success"}` once the handler resolves (or after `ackTimeoutMs`), 401/400/413 with
+ * `{ status: 'error', code, message }` when verification fails, 500 when the handler throws (so the gateway retries),
+ * and 200 without calling the handler for a duplicate (with `dedupe`).
+ *
+ * @example
+ * // app/api/webhooks/route.ts (Next.js)
+ * export const POST = createWebhookHandler({
+ *   secret: process.env.WEBHOOK_SECRET!,
+ *   dedupe: new MemoryDedupeStore(),
+ *   on: {
+ *     'message.received': async (event) => saveMessage(event.data),
+ *     'device.status': (event) => console.log(event.device_id, event.data.status),
+ *   },
+ * });
+ */
+export function createWebhookHandler(options: WebhookHandlerOptions): WebhookRequestHandler {
+  const verifier: Verifier = verifierFor(options);
+  const on = options.on ?? {};
+  checkHandlers(on, options);
+  const ackTimeoutMs = options.ackTimeoutMs ?? 7000;
+  if (ackTimeoutMs !== false && !(typeof ackTimeoutMs === 'number' && ackTimeoutMs >= 0)) {
+    throw new TypeError(
+      'options.ackTimeoutMs must be a number of milliseconds >= 0, or false to wait for the handler.',
+    );
+  }
+  const clock = options.clock ?? systemClock;
+  const onError = options.onError ?? defaultOnError;
+  const report = (error: unknown, context: HandlerFailureContext) => {
+    try {
+      onError(error, context);
+    } catch {
+      // A failing reporter must not turn an answered delivery into a crash.
+    }
+  };
+
+  const handle = async (request: Request): Promise<Response> => {
+    if (request.method !== 'POST') {
+      return answer(405, {
+        status: 'error',
+        code: 'method_not_allowed',
+        message: `The gateway delivers webhooks with POST; this request used ${request.method}.`,
+      });
+    }
+    let delivery: Awaited<ReturnType<Verifier['verifyDelivery']>>;
+    try {
+      delivery = await verifier.verifyDelivery(request);
+    } catch (error) {
+      if (error instanceof WebhookVerificationError) {
+        try {
+          options.onRejected?.(error, request);
+        } catch {
+          // Reporting is best effort; the answer still goes out.
+        }
+        return answer(error.status, error.toJSON());
+      }
+      // E.g. the dedupe store is down: 500 lets the gateway retry later.
+      report(error, { acknowledged: false });
+      return answer(500, {
+        status: 'error',
+        code: 'internal_error',
+        message: 'The receiver failed before handling the delivery; answering 500 so the gateway retries.',
+      });
+    }
+    const { event, deliveryId, duplicate } = delivery;
+    if (duplicate) return new Response(ACK_BODY, { status: 200, headers: JSON_HEADERS });
+    const fn = (event.known ? on[event.event] : options.onUnknown) as EventHandler<typeof event> | undefined;
+    if (!fn) return new Response(ACK_BODY, { status: 200, headers: JSON_HEADERS });
+
+    const context: DeliveryContext = { deliveryId, request };
+    const failure: HandlerFailureContext = { event: event.event, acknowledged: false };
+    if (deliveryId !== undefined) failure.deliveryId = deliveryId;
+    const outcome = await runWithAckTimeout(
+      () => fn(event, context),
+      clock,
+      ackTimeoutMs,
+      (lateError) => report(lateError, { ...failure, acknowledged: true }),
+    );
+    if (outcome.status === 'failed') {
+      try {
+        await verifier.release(deliveryId);
+      } catch (releaseError) {
+        report(releaseError, failure);
+      }
+      report(outcome.error, failure);
+      return answer(500, {
+        status: 'error',
+        code: 'handler_error',
+        message: 'The webhook handler failed; answering 500 so the gateway retries.',
+      });
+    }
+    return new Response(ACK_BODY, { status: 200, headers: JSON_HEADERS });
+  };
+  return Object.assign(handle, { maxBodyBytes: verifier.maxBodyBytes });
+}
+
+type Outcome = { status: 'done' } | { status: 'timed_out' } | { status: 'failed'; error: unknown };
+
+/** Runs the handler; settles at its end or at the ack timeout, whichever is first. Later failures go to `onLate`. */
+function runWithAckTimeout(
+  run: () => unknown,
+  clock: Clock,
+  ackTimeoutMs: number | false,
+  onLate: (error: unknown) => void,
+): Promise<Outcome> {
+  return new Promise<Outcome>((resolve) => {
+    let settled = false;
+    const timer =
+      ackTimeoutMs === false
+        ? undefined
+        : clock.setTimeout(() => {
+            settled = true;
+            resolve({ status: 'timed_out' });
+          }, ackTimeoutMs);
+    // A synchronous throw becomes a rejection, so both kinds of failure take the same path.
+    Promise.resolve()
+      .then(run)
+      .then(
+        () => {
+          timer?.cancel();
+          if (!settled) resolve({ status: 'done' });
+        },
+        (error: unknown) => {
+          timer?.cancel();
+          if (settled) onLate(error);
+          else resolve({ status: 'failed', error });
+        },
+      );
+  });
+}
+
+function checkHandlers(on: WebhookHandlers, options: WebhookHandlerOptions): void {
+  if (typeof on !== 'object' || on === null)
+    throw new TypeError('options.on must be an object of event name to handler.');
+  for (const [name, fn] of Object.entries(on)) {
+    if (!(EVENT_NAMES as readonly string[]).includes(name)) {
+      throw new TypeError(
+        `options.on[${JSON.stringify(name)}] is not an event in the catalog; expected one of ${EVENT_NAMES.join(', ')} (use onUnknown for others).`,
+      );
+    }
+    if (typeof fn !== 'function') throw new TypeError(`options.on[${JSON.stringify(name)}] must be a function.`);
+  }
+  if (options.onUnknown !== undefined && typeof options.onUnknown !== 'function') {
+    throw new TypeError('options.onUnknown must be a function.');
+  }
+}
+
+function answer(status: number, body: object): Response {
+  return new Response(JSON.stringify(body), { status, headers: JSON_HEADERS });
+}
+
+function defaultOnError(error: unknown, context: HandlerFailureContext): void {
+  console.error(
+    `linkgate/webhooks: the ${context.event ?? 'webhook'} handler failed${context.acknowledged ? ' after the delivery was acknowledged (the gateway will not retry)' : ''}; pass onError to handle this.`,
+    error,
+  );
+}

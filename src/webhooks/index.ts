@@ -1,0 +1,77 @@
+/**
+ * `linkgate/webhooks`: verify, parse and route the gateway's webhook deliveries on any runtime with `fetch`.
+ * Imports nothing at run time but `zod` (classic, for parse speed) and no `node:*`.
+ *
+ * @example
+ * import { createWebhookHandler } from 'linkgate/webhooks';
+ * export const POST = createWebhookHandler({
+ *   secret: process.env.WEBHOOK_SECRET!,
+ *   on: { 'message.received': (event) => console.log(event.data.text) },
+ * });
+ *
+ * @packageDocumentation
+ */
+
+export * from '../schemas/events.js';
+export { constantTimeEqual } from './constant-time.js';
+export { type DedupeStore, MemoryDedupeStore, type MemoryDedupeStoreOptions } from './dedupe.js';
+export {
+  DEFAULT_HEADER_PREFIX,
+  type DeliveryHeaderInput,
+  deliveryHeaders,
+  WEBHOOK_USER_AGENT,
+} from './delivery-headers.js';
+export { newDeliveryId } from './delivery-id.js';
+export {
+  WEBHOOK_ERROR_STATUS,
+  type WebhookErrorCode,
+  type WebhookErrorDetails,
+  type WebhookPayloadIssue,
+  WebhookVerificationError,
+} from './errors.js';
+export {
+  createWebhookHandler,
+  type DeliveryContext,
+  type EventHandler,
+  type HandlerFailureContext,
+  type WebhookHandlerOptions,
+  type WebhookHandlers,
+  type WebhookRequestHandler,
+} from './handler.js';
+export type { HeaderSource, NodeHeaders } from './header-reader.js';
+export { ACCEPTED_MEDIA_TYPES, isMediaAcceptable, MAX_MEDIA_BYTES, type MediaVerdict } from './media.js';
+export {
+  type NodeHandlerOptions,
+  type NodeRequestLike,
+  type NodeResponseLike,
+  type NodeWebhookHandler,
+  toNodeHandler,
+} from './node-handler.js';
+export {
+  isKnownEventName,
+  type KnownWebhookEvent,
+  type ParsedWebhookEvent,
+  parseWebhookEvent,
+  type UnknownWebhookEvent,
+} from './parse.js';
+export { decodeQrImage } from './qr-image.js';
+export { DEFAULT_MAX_BODY_BYTES, type RawBody } from './raw-body.js';
+export type { SecretList, TenantAndDeviceSecrets, WebhookSecretOption } from './secrets.js';
+export {
+  createTestDelivery,
+  type NamedTestEvent,
+  type TestDelivery,
+  type TestDeliveryCommon,
+  type TestDeliveryOptions,
+  type TestEventObject,
+} from './test-delivery.js';
+export {
+  createWebhookVerifier,
+  type VerifiedDelivery,
+  type VerifyWebhookOptions,
+  verifyWebhook,
+  verifyWebhookDelivery,
+  verifyWebhookSync,
+  type WebhookDeliveryInput,
+  type WebhookVerifier,
+} from './verify.js';

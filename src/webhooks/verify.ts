@@ -1,0 +1,417 @@
+import type { Clock } from '../core/clock.js';
+import { matchesAny } from './constant-time.js';
+import type { DedupeStore } from './dedupe.js';
+import { DEFAULT_HEADER_PREFIX } from './delivery-headers.js';
+import { WebhookVerificationError } from './errors.js';
+import { type HeaderSource, readHeader } from './header-reader.js';
+import { type ParsedWebhookEvent, parseJsonText, validateEvent } from './parse.js';
+import { DEFAULT_MAX_BODY_BYTES, type RawBody, rawBodyText, readRequestText } from './raw-body.js';
+import { compileSecrets, type SecretBook, type WebhookSecretOption } from './secrets.js';
+
+/** A delivery as raw parts: headers (web `Headers` or Node's headers object) and the raw body (text or bytes). */
+export interface WebhookDeliveryInput {
+  /** The request headers. */
+  headers: HeaderSource;
+  /** The raw body exactly as received: a string, `Uint8Array`, `ArrayBuffer` or Node `Buffer`; never a parsed object. */
+  body: RawBody;
+}
+
+/** How deliveries are verified. Read once per options object: replace `secret` rather than mutating it in place. */
+export interface VerifyWebhookOptions {
+  /** The webhook secret(s): `'whsec_live_…'`, a list during rotation, or `{ tenant, devices: { [deviceId]: 'whsec_dev_…' } }`. */
+  secret: WebhookSecretOption;
+  /**
+   * How far, in seconds, `X-Service-Timestamp` may be from now in either direction; `false` turns the check off.
+   * @default 300
+   */
+  tolerance?: number | false;
+  /**
+   * Where the current time comes from (only `now()` is used here).
+   * @default systemClock
+   */
+  clock?: Pick<Clock, 'now'>;
+  /** Records delivery ids so a repeated delivery is reported as a duplicate instead of handled twice. Off by default. */
+  dedupe?: DedupeStore;
+  /**
+   * How long a delivery id is remembered by `dedupe`, in ms. Retries span under two minutes; manual replays can come later.
+   * @default 86_400_000 (24 h)
+   */
+  dedupeTtlMs?: number;
+  /**
+   * The prefix of the gateway's headers, for deployments that brand them differently.
+   * @default 'X-Service-'
+   */
+  headerPrefix?: string;
+  /**
+   * The largest body accepted, in bytes.
+   * @default 1_048_576 (1 MB)
+   */
+  maxBodyBytes?: number;
+}
+
+/** The outcome of {@link verifyWebhookDelivery}. */
+export interface VerifiedDelivery {
+  /** The validated event. */
+  event: ParsedWebhookEvent;
+  /** The `X-Service-Delivery-ID` header, when present. */
+  deliveryId: string | undefined;
+  /** True when `dedupe` has seen this delivery id before: acknowledge it and do not handle it again. */
+  duplicate: boolean;
+}
+
+/** Options checked and pre-computed once: secret bytes, lower-cased header names. */
+export interface CompiledVerifier {
+  readonly options: VerifyWebhookOptions;
+  readonly secrets: SecretBook;
+  readonly tolerance: number | false;
+  readonly clock: Pick<Clock, 'now'>;
+  readonly dedupe: DedupeStore | undefined;
+  readonly dedupeTtlMs: number;
+  readonly maxBodyBytes: number;
+  readonly names: HeaderNames;
+}
+
+interface HeaderNames {
+  readonly prefix: string;
+  readonly secret: string;
+  readonly deliveryId: string;
+  readonly event: string;
+  readonly deviceId: string;
+  readonly timestamp: string;
+}
+
+/** Header values a delivery carries, read once. */
+interface DeliveryHeaders {
+  deliveryId: string | undefined;
+  event: string | undefined;
+  deviceId: string | undefined;
+}
+
+const wallClock: Pick<Clock, 'now'> = { now: () => Date.now() };
+const DIGITS = /^\d{1,15}$/;
+
+/**
+ * Verifies deliveries with options checked once at set-up: a bad secret throws here, naming the option, not on the
+ * first delivery.
+ *
+ * @example
+ * const verifier = createWebhookVerifier({ secret: process.env.WEBHOOK_SECRET! });
+ * const event = await verifier.verify(request);
+ */
+export function createWebhookVerifier(options: VerifyWebhookOptions): WebhookVerifier {
+  return new Verifier(compile(options));
+}
+
+/** Verifies deliveries against one set of options; see {@link createWebhookVerifier}. */
+export interface WebhookVerifier {
+  /** The largest body accepted, in bytes. */
+  readonly maxBodyBytes: number;
+  /** See {@link verifyWebhook}. */
+  verify(input: Request | WebhookDeliveryInput): Promise<ParsedWebhookEvent>;
+  /** See {@link verifyWebhookSync}. */
+  verifySync(input: WebhookDeliveryInput): ParsedWebhookEvent;
+  /** See {@link verifyWebhookDelivery}. */
+  verifyDelivery(input: Request | WebhookDeliveryInput): Promise<VerifiedDelivery>;
+}
+
+/** The verifier behind every entry point; `release` is for the handler only. */
+export class Verifier implements WebhookVerifier {
+  readonly #c: CompiledVerifier;
+
+  constructor(compiled: CompiledVerifier) {
+    this.#c = compiled;
+  }
+
+  /** The largest body this verifier accepts, in bytes. */
+  get maxBodyBytes(): number {
+    return this.#c.maxBodyBytes;
+  }
+
+  /** See {@link verifyWebhook}. */
+  async verify(input: Request | WebhookDeliveryInput): Promise<ParsedWebhookEvent> {
+    const delivery = await this.verifyDelivery(input);
+    if (delivery.duplicate) throw duplicateError(this.#c, delivery.deliveryId!);
+    return delivery.event;
+  }
+
+  /** See {@link verifyWebhookSync}. */
+  verifySync(input: WebhookDeliveryInput): ParsedWebhookEvent {
+    const c = this.#c;
+    const headers = checkHeaders(c, input.headers);
+    const event = checkBody(c, headers, rawBodyText(input.body, c.maxBodyBytes));
+    if (c.dedupe && headers.deliveryId !== undefined) {
+      const seen = c.dedupe.has(headers.deliveryId);
+      if (typeof seen !== 'boolean') {
+        throw new TypeError(
+          'verifyWebhookSync needs a synchronous dedupe store; with an async store use verifyWebhook.',
+        );
+      }
+      if (seen) throw duplicateError(c, headers.deliveryId);
+      const added = c.dedupe.add(headers.deliveryId, c.dedupeTtlMs);
+      if (added !== undefined) {
+        throw new TypeError(
+          'verifyWebhookSync needs a synchronous dedupe store; with an async store use verifyWebhook.',
+        );
+      }
+    }
+    return event;
+  }
+
+  /** See {@link verifyWebhookDelivery}. */
+  async verifyDelivery(input: Request | WebhookDeliveryInput): Promise<VerifiedDelivery> {
+    const c = this.#c;
+    const request = isRequest(input) ? input : undefined;
+    const headers = checkHeaders(c, request ? request.headers : (input as WebhookDeliveryInput).headers);
+    // The body is read only after the secret matched, so strangers can't make us buffer a megabyte.
+    const text = request
+      ? await readRequestText(request, c.maxBodyBytes)
+      : rawBodyText((input as WebhookDeliveryInput).body, c.maxBodyBytes);
+    const event = checkBody(c, headers, text);
+    const { deliveryId } = headers;
+    if (!c.dedupe || deliveryId === undefined) return { event, deliveryId, duplicate: false };
+    if (await c.dedupe.has(deliveryId)) return { event, deliveryId, duplicate: true };
+    // Claimed now, before handling, so a retry that arrives while the handler still runs is acknowledged, not re-run.
+    await c.dedupe.add(deliveryId, c.dedupeTtlMs);
+    return { event, deliveryId, duplicate: false };
+  }
+
+  /** Forgets a claimed delivery id so the gateway's retry runs the handler again. */
+  async release(deliveryId: string | undefined): Promise<void> {
+    if (deliveryId !== undefined) await this.#c.dedupe?.delete?.(deliveryId);
+  }
+}
+
+const verifierByOptions = new WeakMap<VerifyWebhookOptions, { snapshot: VerifyWebhookOptions; verifier: Verifier }>();
+
+/** The verifier for `options`, cached per options object (secret bytes are computed once) and rebuilt if a field was replaced. */
+export function verifierFor(options: VerifyWebhookOptions): Verifier {
+  const cached = verifierByOptions.get(options);
+  if (cached && sameOptions(cached.snapshot, options)) return cached.verifier;
+  const compiled = compile(options);
+  const verifier = new Verifier(compiled);
+  verifierByOptions.set(options, { snapshot: compiled.options, verifier });
+  return verifier;
+}
+
+/** Snapshot of the fields, so a replaced field is noticed. */
+function sameOptions(snapshot: VerifyWebhookOptions, live: VerifyWebhookOptions): boolean {
+  return (
+    snapshot.secret === live.secret &&
+    snapshot.tolerance === live.tolerance &&
+    snapshot.clock === live.clock &&
+    snapshot.dedupe === live.dedupe &&
+    snapshot.dedupeTtlMs === live.dedupeTtlMs &&
+    snapshot.headerPrefix === live.headerPrefix &&
+    snapshot.maxBodyBytes === live.maxBodyBytes
+  );
+}
+
+function compile(options: VerifyWebhookOptions): CompiledVerifier {
+  if (options === null || typeof options !== 'object') {
+    throw new TypeError('options are required: pass at least { secret }.');
+  }
+  const secrets = compileSecrets(options.secret);
+  const tolerance = options.tolerance ?? 300;
+  if (tolerance !== false && !(typeof tolerance === 'number' && tolerance >= 0 && Number.isFinite(tolerance))) {
+    throw new TypeError(
+      'options.tolerance must be a number of seconds >= 0, or false to turn the timestamp check off.',
+    );
+  }
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  if (!Number.isInteger(maxBodyBytes) || maxBodyBytes < 1) {
+    throw new TypeError('options.maxBodyBytes must be a positive integer number of bytes.');
+  }
+  const dedupeTtlMs = options.dedupeTtlMs ?? 86_400_000;
+  if (!(dedupeTtlMs > 0)) throw new TypeError('options.dedupeTtlMs must be a positive number of milliseconds.');
+  if (options.dedupe && (typeof options.dedupe.has !== 'function' || typeof options.dedupe.add !== 'function')) {
+    throw new TypeError('options.dedupe must have has(id) and add(id, ttlMs) methods (see DedupeStore).');
+  }
+  const prefix = options.headerPrefix ?? DEFAULT_HEADER_PREFIX;
+  if (typeof prefix !== 'string' || !/^[A-Za-z0-9-]*$/.test(prefix)) {
+    throw new TypeError("options.headerPrefix must be letters, digits and dashes, e.g. 'X-Service-'.");
+  }
+  const lower = prefix.toLowerCase();
+  return {
+    options: { ...options },
+    secrets,
+    tolerance,
+    clock: options.clock ?? wallClock,
+    dedupe: options.dedupe,
+    dedupeTtlMs,
+    maxBodyBytes,
+    names: {
+      prefix,
+      secret: `${lower}secret`,
+      deliveryId: `${lower}delivery-id`,
+      event: `${lower}event`,
+      deviceId: `${lower}device-id`,
+      timestamp: `${lower}timestamp`,
+    },
+  };
+}
+
+/** Secret, device and timestamp checks: everything decidable from the headers alone. */
+function checkHeaders(c: CompiledVerifier, headers: HeaderSource): DeliveryHeaders {
+  const { names } = c;
+  if (headers === null || typeof headers !== 'object') {
+    throw new WebhookVerificationError(
+      'missing_secret_header',
+      `The delivery has no headers, so no ${names.prefix}Secret. Pass the request's headers (a Headers object or Node's req.headers).`,
+    );
+  }
+  const secret = readHeader(headers, names.secret);
+  if (secret === undefined) {
+    throw new WebhookVerificationError(
+      'missing_secret_header',
+      `The delivery has no ${names.prefix}Secret header. The gateway sends it on every delivery, so this request did not come from it, or a proxy dropped it. If your deployment brands its headers differently, set headerPrefix.`,
+      { header: `${names.prefix}Secret` },
+    );
+  }
+  const deviceId = readHeader(headers, names.deviceId);
+  if (deviceId === undefined && c.secrets.hasDeviceSecrets) {
+    throw new WebhookVerificationError(
+      'missing_header',
+      `The delivery has no ${names.prefix}Device-ID header, which decides between device and tenant secrets (some devices have their own secret). The gateway sends it on every delivery.`,
+      { header: `${names.prefix}Device-ID` },
+    );
+  }
+  if (!matchesAny(secret, c.secrets.candidatesFor(deviceId))) {
+    throw new WebhookVerificationError(
+      'secret_mismatch',
+      `The ${names.prefix}Secret header does not match the configured webhook secret${c.secrets.hasDeviceSecrets ? ' for this device' : ''}. ` +
+        'Copy the secret again from the dashboard; during a rotation configure the old and the new one as a list. ' +
+        'A device with its own webhook URL presents its whsec_dev_ secret, other devices the tenant whsec_live_ secret.',
+    );
+  }
+  if (c.tolerance !== false) checkTimestamp(c, readHeader(headers, names.timestamp), c.tolerance);
+  const deliveryId = readHeader(headers, names.deliveryId);
+  if (deliveryId === undefined && c.dedupe) {
+    throw new WebhookVerificationError(
+      'missing_header',
+      `The delivery has no ${names.prefix}Delivery-ID header, which dedupe needs to recognise repeats. The gateway sends it on every delivery.`,
+      { header: `${names.prefix}Delivery-ID` },
+    );
+  }
+  return { deliveryId, event: readHeader(headers, names.event), deviceId };
+}
+
+function checkTimestamp(c: CompiledVerifier, value: string | undefined, tolerance: number): void {
+  const header = `${c.names.prefix}Timestamp`;
+  if (value === undefined) {
+    throw new WebhookVerificationError(
+      'missing_header',
+      `The delivery has no ${header} header, so it can't be checked for replay. The gateway sends it on every delivery; pass tolerance: false only if yours does not.`,
+      { header },
+    );
+  }
+  if (!DIGITS.test(value)) {
+    throw new WebhookVerificationError('invalid_header', `The ${header} header must be Unix seconds as digits.`, {
+      header,
+    });
+  }
+  const skew = Number(value) - c.clock.now() / 1000;
+  if (skew < -tolerance) {
+    throw new WebhookVerificationError(
+      'stale_timestamp',
+      `The ${header} header is ${Math.round(-skew)} s old, more than the tolerance of ${tolerance} s: a replayed delivery, or this server's clock is wrong (check NTP, or widen tolerance).`,
+      { header },
+    );
+  }
+  if (skew > tolerance) {
+    throw new WebhookVerificationError(
+      'future_timestamp',
+      `The ${header} header is ${Math.round(skew)} s in the future, more than the tolerance of ${tolerance} s: this server's clock is behind (check NTP, or widen tolerance).`,
+      { header },
+    );
+  }
+}
+
+/** JSON, schema, and agreement of the event/device headers with the body. */
+function checkBody(c: CompiledVerifier, headers: DeliveryHeaders, text: string): ParsedWebhookEvent {
+  const event = validateEvent(parseJsonText(text));
+  if (headers.event !== undefined && headers.event !== event.event) {
+    throw new WebhookVerificationError(
+      'event_mismatch',
+      `The ${c.names.prefix}Event header names a different event than the body's "event" field; the delivery was altered or mis-assembled.`,
+      { header: `${c.names.prefix}Event` },
+    );
+  }
+  if (headers.deviceId !== undefined && headers.deviceId !== event.device_id) {
+    throw new WebhookVerificationError(
+      'event_mismatch',
+      `The ${c.names.prefix}Device-ID header names a different device than the body's "device_id" field; the delivery was altered or mis-assembled.`,
+      { header: `${c.names.prefix}Device-ID` },
+    );
+  }
+  return event;
+}
+
+function duplicateError(c: CompiledVerifier, deliveryId: string): WebhookVerificationError {
+  return new WebhookVerificationError(
+    'duplicate',
+    `This delivery (${c.names.prefix}Delivery-ID) was already received; acknowledge it with HTTP 200 and do not handle it again.`,
+    { deliveryId },
+  );
+}
+
+function isRequest(input: unknown): input is Request {
+  // Duck-typed: Request classes differ between realms and polyfills, so instanceof is unreliable.
+  return (
+    typeof input === 'object' &&
+    input !== null &&
+    typeof (input as Request).arrayBuffer === 'function' &&
+    typeof (input as Request).headers?.get === 'function'
+  );
+}
+
+/**
+ * Verifies a delivery and returns its typed event: the secret (constant time, any configured candidate), the
+ * timestamp window, the body size, JSON, schema, and that the event/device headers agree with the body.
+ * With `dedupe`, a delivery id seen before throws `code: 'duplicate'` (status 200): acknowledge it, don't handle it.
+ *
+ * @throws {WebhookVerificationError} with a `code` and the HTTP `status` to answer.
+ * @example
+ * export async function POST(request: Request) {
+ *   try {
+ *     const event = await verifyWebhook(request, { secret: process.env.WEBHOOK_SECRET! });
+ *     if (event.known && event.event === 'message.received') await saveMessage(event.data);
+ *     return Response.json({ status: 'success' });
+ *   } catch (err) {
+ *     if (!(err instanceof WebhookVerificationError)) throw err;
+ *     return Response.json(err.code === 'duplicate' ? { status: 'success' } : err.toJSON(), { status: err.status });
+ *   }
+ * }
+ */
+export function verifyWebhook(
+  input: Request | WebhookDeliveryInput,
+  options: VerifyWebhookOptions,
+): Promise<ParsedWebhookEvent> {
+  try {
+    return verifierFor(options).verify(input);
+  } catch (err) {
+    return Promise.reject(err);
+  }
+}
+
+/**
+ * {@link verifyWebhook} for a body already in hand (string or bytes), without a promise. `dedupe`, if set, must be
+ * synchronous (e.g. {@link MemoryDedupeStore}).
+ */
+export function verifyWebhookSync(input: WebhookDeliveryInput, options: VerifyWebhookOptions): ParsedWebhookEvent {
+  return verifierFor(options).verifySync(input);
+}
+
+/**
+ * Like {@link verifyWebhook}, but reports a repeated delivery as `duplicate: true` instead of throwing, and returns
+ * the delivery id, e.g. to `dedupe.delete(id)` when your processing fails and you want the gateway's retry to run.
+ */
+export function verifyWebhookDelivery(
+  input: Request | WebhookDeliveryInput,
+  options: VerifyWebhookOptions,
+): Promise<VerifiedDelivery> {
+  try {
+    return verifierFor(options).verifyDelivery(input);
+  } catch (err) {
+    return Promise.reject(err);
+  }
+}
