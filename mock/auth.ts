@@ -1,0 +1,33 @@
+import type { MockStore, UserRow } from './store.js';
+
+/** Production's answer (HTTP 403) to a missing, unknown or expired management key. */
+export const INVALID_KEY_MESSAGE = 'A valid API key is required to use this service.';
+/** Production's answer (HTTP 403) to a normal user calling an admin-only endpoint. */
+export const NO_PERMISSION_MESSAGE = 'You do not have permission to access this endpoint.';
+
+/**
+ * The key in an `Authorization: Bearer <key>` header, or undefined. A header without the `Bearer ` scheme counts
+ * as missing, as in production; the scheme name itself is case-insensitive (RFC 9110).
+ */
+export function bearerKey(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header);
+  return match?.[1];
+}
+
+/** Compares two secrets in time that depends only on their lengths, not on where they first differ. */
+export function secretsEqual(a: string, b: string): boolean {
+  let diff = a.length ^ b.length;
+  const n = Math.max(a.length, b.length);
+  for (let i = 0; i < n; i++) diff |= (a.charCodeAt(i) | 0) ^ (b.charCodeAt(i) | 0);
+  return diff === 0;
+}
+
+/** The user owning `key`. Every stored key is compared in full so timing does not reveal near misses. */
+export function userByKey(store: MockStore, key: string): UserRow | undefined {
+  let found: UserRow | undefined;
+  for (const user of store.users.values()) {
+    if (secretsEqual(user.apikey, key) && !found) found = user;
+  }
+  return found;
+}

@@ -1,0 +1,148 @@
+import { type Clock, systemClock } from '../src/core/clock.js';
+import { managementGroup } from './management/group.js';
+import { qrImageGroup } from './qr-image.js';
+import { DEFAULT_RATE_LIMIT, RateLimiter, type RateLimitOptions } from './rate-limit.js';
+import { MockRouter } from './router.js';
+import { seedStore } from './seed.js';
+import { MockStore, type StoreSnapshot } from './store.js';
+import type { MockRequest, MockResponse } from './types.js';
+
+/** Options of a mock backend. */
+export interface MockBackendOptions {
+  /**
+   * Where the API lives, e.g. `https://short.example`. msw handlers intercept only this origin + `/api/...`; a path
+   * in it (`https://host/app`) prefixes the mock's own links (QR images).
+   * @default any origin, paths `/api/...`
+   */
+  baseUrl?: string;
+  /** Where time comes from (record dates, rate windows, subscription expiry). @default systemClock */
+  clock?: Clock;
+  /** Per-key rate limit of the management API; `false` turns it (and its headers) off. @default { limit: 30, windowMs: 60_000 } */
+  rateLimit?: RateLimitOptions | false;
+  /** Starting data: `empty` is the admin alone; `demo` adds users, records and plans. @default 'empty' */
+  seed?: 'empty' | 'demo';
+  /** The admin's API key. @default 32 hex characters from `random` */
+  adminKey?: string;
+  /** Randomness for keys and tokens; pass a seeded generator for reproducible keys. @default Math.random */
+  random?: () => number;
+}
+
+/** {@link MockBackendOptions} with defaults filled in. */
+export interface ResolvedMockBackendOptions {
+  /** See {@link MockBackendOptions.baseUrl}. */
+  baseUrl: string | undefined;
+  /** See {@link MockBackendOptions.clock}. */
+  clock: Clock;
+  /** See {@link MockBackendOptions.rateLimit}. */
+  rateLimit: RateLimitOptions | false;
+  /** See {@link MockBackendOptions.seed}. */
+  seed: 'empty' | 'demo';
+  /** See {@link MockBackendOptions.adminKey}. */
+  adminKey: string | undefined;
+  /** See {@link MockBackendOptions.random}. */
+  random: () => number;
+}
+
+/** The slot the webhook gateway engine fills (mock/gateway); the backend only asks it to reset. */
+export interface GatewaySlot {
+  /** Back to a fresh state (called by {@link BackendCore.reset}). */
+  reset?(): void;
+}
+
+/** The runtime-neutral mock backend: routes light requests to the route groups over one in-memory store. */
+export interface BackendCore {
+  /** Answers one request; never throws. */
+  handle(req: MockRequest): Promise<MockResponse>;
+  /** The in-memory tables. */
+  readonly store: MockStore;
+  /** The clock every time-dependent behaviour reads. */
+  readonly clock: Clock;
+  /** The admin user's API key. */
+  readonly adminKey: string;
+  /** The per-key limiter of the management API, undefined when `rateLimit: false`. */
+  readonly rateLimiter: RateLimiter | undefined;
+  /** The router; add route groups (messaging, control) with `router.add(group)`. */
+  readonly router: MockRouter;
+  /** The options in force. */
+  readonly options: ResolvedMockBackendOptions;
+  /** The webhook gateway engine, filled in by mock/gateway. */
+  gateway?: GatewaySlot;
+  /** Randomness for keys and tokens. */
+  random(): number;
+  /** The base for absolute links the mock serves itself (QR images): the request's origin plus `baseUrl`'s path. */
+  linkBase(req: MockRequest): string;
+  /** Back to the seeded state: same users, keys and records; rate windows and the gateway cleared. */
+  reset(): void;
+}
+
+/**
+ * Builds the mock backend's core. Runtime-neutral: no msw, no `node:*`, so it runs in Node, browsers and workers;
+ * `mock/index.ts` wraps it with `fetch` and msw handlers, `mock/adapters/node-server.ts` with `node:http`.
+ *
+ * @example
+ * const core = createBackendCore({ seed: 'demo', clock: new ManualClock() });
+ * const res = await core.handle({ method: 'GET', path: '/api/account', query: new URLSearchParams(),
+ *   headers: { authorization: `Bearer ${core.adminKey}` }, body: undefined, origin: 'http://localhost' });
+ */
+export function createBackendCore(options: MockBackendOptions = {}): BackendCore {
+  const resolved = resolveOptions(options);
+  const store = new MockStore({ clock: resolved.clock, random: resolved.random });
+  const seeded = seedStore(store, resolved);
+  const snapshot: StoreSnapshot = store.snapshot();
+  const rateLimiter = resolved.rateLimit ? new RateLimiter(resolved.clock, resolved.rateLimit) : undefined;
+  const router = new MockRouter();
+  const basePath = pathOf(resolved.baseUrl);
+
+  const core: BackendCore = {
+    store,
+    clock: resolved.clock,
+    adminKey: seeded.adminKey,
+    rateLimiter,
+    router,
+    options: resolved,
+    gateway: undefined,
+    random: resolved.random,
+    handle: (req) => router.dispatch(req),
+    linkBase: (req) => `${req.origin}${basePath}`,
+    reset() {
+      store.restore(snapshot);
+      rateLimiter?.clear();
+      core.gateway?.reset?.();
+    },
+  };
+
+  router.add(managementGroup(core));
+  router.add(qrImageGroup(core));
+  return core;
+}
+
+function resolveOptions(options: MockBackendOptions): ResolvedMockBackendOptions {
+  const seed = options.seed ?? 'empty';
+  if (seed !== 'empty' && seed !== 'demo') {
+    throw new TypeError(`seed must be 'empty' or 'demo' (got ${JSON.stringify(seed)}).`);
+  }
+  if (options.adminKey !== undefined && (typeof options.adminKey !== 'string' || options.adminKey.trim() === '')) {
+    throw new TypeError('adminKey must be a non-empty string without spaces; omit it to have one generated.');
+  }
+  if (options.random !== undefined && typeof options.random !== 'function') {
+    throw new TypeError('random must be a function returning numbers in [0, 1), like Math.random.');
+  }
+  return {
+    baseUrl: options.baseUrl,
+    clock: options.clock ?? systemClock,
+    rateLimit: options.rateLimit === false ? false : { ...DEFAULT_RATE_LIMIT, ...options.rateLimit },
+    seed,
+    adminKey: options.adminKey,
+    random: options.random ?? Math.random,
+  };
+}
+
+/** The path part of `baseUrl` without a trailing slash ('' for none). */
+function pathOf(baseUrl: string | undefined): string {
+  if (!baseUrl) return '';
+  try {
+    return new URL(baseUrl, 'http://localhost').pathname.replace(/\/+$/, '');
+  } catch {
+    return '';
+  }
+}

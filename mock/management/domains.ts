@@ -1,0 +1,85 @@
+import { DomainCreate, DomainUpdate } from '../../src/schemas/domain.js';
+import { pagedResponse, readPageRequest } from '../paging.js';
+import { RequestRejection, success } from '../responses.js';
+import type { ManagementRoute } from './group.js';
+import { ownedBy, ownRow, toDomain } from './records.js';
+import { hostOf, isHttpUrl } from './rules.js';
+import { parseWith, readId, readJsonBody } from './validation.js';
+
+const NOT_FOUND = 'Domain not found. Please try again.';
+const BAD_DOMAIN = 'A valid domain name is required.';
+
+/** Rejects redirect URLs production would refuse; an empty string means "no redirect". */
+function checkRedirects(body: { redirectroot?: string | undefined; redirect404?: string | undefined }): void {
+  if (body.redirectroot && !isHttpUrl(body.redirectroot)) {
+    throw new RequestRejection('A valid url is required for the root domain.');
+  }
+  if (body.redirect404 && !isHttpUrl(body.redirect404)) {
+    throw new RequestRejection('A valid url is required for the 404 page.');
+  }
+}
+
+/** Branded domains: list, add, update, delete. */
+export const domainRoutes: ManagementRoute[] = [
+  {
+    method: 'GET',
+    path: '/api/domains',
+    handle: ({ req, context }) =>
+      pagedResponse(
+        'domains',
+        ownedBy(context.core.store.domains, context.user.id).map(toDomain),
+        readPageRequest(req.query),
+      ),
+  },
+  {
+    method: 'POST',
+    path: '/api/domain/add',
+    handle({ req, context }) {
+      const { core, user } = context;
+      const body = parseWith(DomainCreate, readJsonBody(req), {
+        message: (issues) => (issues.some((i) => i.field === 'domain') ? BAD_DOMAIN : undefined),
+      });
+      const domain = body.domain.trim();
+      if (!isHttpUrl(domain)) throw new RequestRejection(BAD_DOMAIN);
+      checkRedirects(body);
+      const host = hostOf(domain);
+      // Production refuses a host anyone has already added, not only the caller.
+      for (const row of core.store.domains.values()) {
+        if (hostOf(row.domain) === host) throw new RequestRejection('The domain has been already used.');
+      }
+      const row = core.store.addDomain(user.id, {
+        domain,
+        redirectroot: body.redirectroot ?? '',
+        redirect404: body.redirect404 ?? '',
+      });
+      return success({ id: row.id });
+    },
+  },
+  {
+    method: 'PUT',
+    path: '/api/domain/:id/update',
+    handle({ req, params, context }) {
+      const id = readId(params);
+      const raw = readJsonBody(req);
+      const row = ownRow(context.core.store.domains, id, context.user.id);
+      if (!row) throw new RequestRejection(NOT_FOUND);
+      const body = parseWith(DomainUpdate, raw);
+      if (body.redirectroot === undefined && body.redirect404 === undefined)
+        throw new RequestRejection('No data sent.');
+      checkRedirects(body);
+      if (body.redirectroot !== undefined) row.redirectroot = body.redirectroot;
+      if (body.redirect404 !== undefined) row.redirect404 = body.redirect404;
+      return success({ message: 'Domain has been updated successfully.' });
+    },
+  },
+  {
+    method: 'DELETE',
+    path: '/api/domain/:id/delete',
+    handle({ params, context }) {
+      const id = readId(params);
+      if (!ownRow(context.core.store.domains, id, context.user.id)) throw new RequestRejection(NOT_FOUND);
+      context.core.store.domains.delete(id);
+      return success({ message: 'Domain has been deleted successfully.' });
+    },
+  },
+];

@@ -1,0 +1,75 @@
+import { bearerKey, INVALID_KEY_MESSAGE, NO_PERMISSION_MESSAGE, userByKey } from '../auth.js';
+import type { BackendCore } from '../backend.js';
+import { rateLimitHeaders, tooManyRequestsBody } from '../rate-limit.js';
+import { failure, json } from '../responses.js';
+import type { Route, RouteGroup } from '../router.js';
+import type { UserRow } from '../store.js';
+import { accountRoutes } from './account.js';
+import { domainRoutes } from './domains.js';
+import { overlayRoutes } from './overlays.js';
+import { pixelRoutes } from './pixels.js';
+import { planRoutes } from './plans.js';
+import { qrRoutes } from './qr.js';
+import { splashRoutes } from './splash.js';
+import { userRoutes } from './users.js';
+
+/** What a management route knows once the guard has let the request in. */
+export interface ManagementContext {
+  /** The backend (store, clock, options). */
+  core: BackendCore;
+  /** The caller, found by API key. */
+  user: UserRow;
+}
+
+/** A management endpoint; `admin` ones refuse normal users with production's 403. */
+export interface ManagementRoute extends Route<ManagementContext> {
+  /** Only admins may call it. @default false */
+  admin?: boolean;
+}
+
+/** Whether a path is a management path: `/api/...` except the messaging API's `/api/v1/...`. */
+export function isManagementPath(path: string): boolean {
+  return path.startsWith('/api/') && !path.startsWith('/api/v1/') && path !== '/api/v1';
+}
+
+/**
+ * The management API: Bearer API-key auth (HTTP 403 otherwise), then the per-key fixed-window rate limit whose
+ * headers go on every answer to an authenticated caller, then admin checks for plans and users.
+ */
+export function managementGroup(core: BackendCore): RouteGroup<ManagementContext> {
+  const routes: ManagementRoute[] = [
+    ...accountRoutes,
+    ...domainRoutes,
+    ...splashRoutes,
+    ...overlayRoutes,
+    ...pixelRoutes,
+    ...qrRoutes,
+    ...planRoutes,
+    ...userRoutes,
+  ];
+  return {
+    name: 'management',
+    owns: isManagementPath,
+    routes: routes.map(adminGuarded),
+    guard(req) {
+      const key = bearerKey(req.headers.authorization);
+      const user = key === undefined ? undefined : userByKey(core.store, key);
+      if (!user) return { ok: false, response: failure(INVALID_KEY_MESSAGE, { status: 403 }) };
+      const limiter = core.rateLimiter;
+      if (!limiter) return { ok: true, context: { core, user } };
+      const decision = limiter.take(user.apikey);
+      const headers = rateLimitHeaders(decision);
+      // Production answers the over-limit case on HTTP 200 with error 429 in the body.
+      if (!decision.allowed) return { ok: false, response: json(200, tooManyRequestsBody(decision)), headers };
+      return { ok: true, context: { core, user }, headers };
+    },
+  };
+}
+
+function adminGuarded(route: ManagementRoute): ManagementRoute {
+  if (!route.admin) return route;
+  return {
+    ...route,
+    handle: (call) => (call.context.user.admin ? route.handle(call) : failure(NO_PERMISSION_MESSAGE, { status: 403 })),
+  };
+}

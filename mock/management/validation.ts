@@ -1,0 +1,136 @@
+import type * as z from 'zod/mini';
+import { RequestRejection } from '../responses.js';
+import type { MockRequest } from '../types.js';
+
+/** Largest request body the mock reads: 1 MB. */
+export const MAX_BODY_BYTES = 1_048_576;
+
+/** A zod issue as `{ field, rule }`: `field` is the dotted path (`data.ssid`), `rule` what it must be. */
+export interface IssueText {
+  /** Dotted path of the offending field; `body` for the body itself. */
+  field: string;
+  /** The rule it broke, e.g. `must be a string`. */
+  rule: string;
+}
+
+/**
+ * Reads a JSON object body. An absent or blank body reads as `{}` (the endpoint then names what is missing).
+ * Refuses bodies over 1 MB (HTTP 413), bodies not sent as `application/json`, malformed JSON and non-objects.
+ */
+export function readJsonBody(req: MockRequest): Record<string, unknown> {
+  const text = req.body;
+  if (text === undefined || text.trim() === '') return {};
+  // A string of n chars is at most 3n UTF-8 bytes (surrogate pairs: 4 bytes for 2 chars), so most bodies skip encoding.
+  if (text.length * 3 > MAX_BODY_BYTES && new TextEncoder().encode(text).length > MAX_BODY_BYTES) {
+    throw new RequestRejection(
+      `Invalid request: the body is larger than 1 MB (${MAX_BODY_BYTES} bytes); send less data.`,
+      {
+        status: 413,
+        issues: ['body: must be at most 1 MB'],
+      },
+    );
+  }
+  const contentType = req.headers['content-type'];
+  const mediaType = contentType?.split(';')[0]?.trim().toLowerCase();
+  if (mediaType !== 'application/json' && !mediaType?.endsWith('+json')) {
+    const got = contentType ? `got ${JSON.stringify(contentType.slice(0, 80))}` : 'none was sent';
+    throw new RequestRejection(
+      `Invalid request: Content-Type must be application/json (${got}); send the body as JSON with that header.`,
+      { issues: ['Content-Type: must be application/json'] },
+    );
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    // The parser's own message quotes the body, which may hold secrets; say where to look instead.
+    throw new RequestRejection('Invalid request: the body is not valid JSON; send a JSON object.', {
+      issues: ['body: must be valid JSON'],
+    });
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw new RequestRejection('Invalid request: the body must be a JSON object.', {
+      issues: ['body: must be a JSON object'],
+    });
+  }
+  return parsed as Record<string, unknown>;
+}
+
+/** Options of {@link parseWith}. */
+export interface ParseOptions {
+  /** Production's own message for these issues, when it has one; the generic `Invalid request: ...` otherwise. */
+  message?(issues: IssueText[], raw: z.core.$ZodIssue[]): string | undefined;
+}
+
+/** Parses `input` with a shared schema, or throws a rejection naming each field and rule. */
+export function parseWith<S extends z.ZodMiniType>(schema: S, input: unknown, options: ParseOptions = {}): z.output<S> {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const raw = result.error.issues;
+  const issues = raw.map((issue) => describeIssue(issue, input));
+  throw new RequestRejection(options.message?.(issues, raw) ?? invalidRequestMessage(issues), {
+    issues: issues.map((i) => `${i.field}: ${i.rule}`),
+  });
+}
+
+/** `Invalid request: "a" must be a string; "b" is required.` */
+export function invalidRequestMessage(issues: IssueText[]): string {
+  return `Invalid request: ${issues.map((i) => `"${i.field}" ${i.rule}`).join('; ')}.`;
+}
+
+/** Rejects with the generic message for one field. */
+export function rejectField(field: string, rule: string): never {
+  throw new RequestRejection(invalidRequestMessage([{ field, rule }]), { issues: [`${field}: ${rule}`] });
+}
+
+/** Turns a zod issue into a field and a rule a person can act on. */
+export function describeIssue(issue: z.core.$ZodIssue, input: unknown): IssueText {
+  const field = issue.path.length ? issue.path.map(String).join('.') : 'body';
+  return { field, rule: ruleOf(issue, valueAt(input, issue.path)) };
+}
+
+function ruleOf(issue: z.core.$ZodIssue, value: unknown): string {
+  const custom = issue.message && issue.message !== 'Invalid input' ? issue.message : undefined;
+  switch (issue.code) {
+    case 'invalid_type':
+      return value === undefined ? 'is required' : `must be ${article(issue.expected)}`;
+    case 'invalid_value':
+      return `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
+    case 'invalid_union': {
+      const options = (issue as { options?: unknown[] }).options;
+      if (value === undefined) return 'is required';
+      return options
+        ? `must be one of ${options.map((v) => JSON.stringify(v)).join(', ')}`
+        : 'has an unsupported shape';
+    }
+    default:
+      return custom ?? 'is invalid';
+  }
+}
+
+function article(expected: string): string {
+  if (expected === 'int') return 'an integer';
+  if (expected === 'object' || expected === 'array') return `an ${expected}`;
+  return `a ${expected}`;
+}
+
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let value = input;
+  for (const key of path) {
+    if (value === null || typeof value !== 'object') return undefined;
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return value;
+}
+
+/** Reads a positive integer path parameter, or rejects naming it. */
+export function readId(params: Record<string, string>, name = 'id'): number {
+  const text = params[name] ?? '';
+  if (!/^[1-9]\d{0,14}$/.test(text)) {
+    const shown = JSON.stringify(text.length > 32 ? `${text.slice(0, 32)}...` : text);
+    throw new RequestRejection(`Invalid request: "${name}" must be a positive integer (got ${shown}).`, {
+      issues: [`${name}: must be a positive integer`],
+    });
+  }
+  return Number(text);
+}

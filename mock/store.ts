@@ -1,0 +1,458 @@
+import type { Clock } from '../src/core/clock.js';
+import type { QrData, QrType } from '../src/schemas/qr.js';
+import { formatDate } from './management/calendar.js';
+
+/** A user as the mock stores it. `apikey` and `password` are secrets: they never appear in error messages. */
+export interface UserRow {
+  id: number;
+  username: string;
+  email: string;
+  password: string;
+  admin: boolean;
+  planid: number | null;
+  status: 'free' | 'pro';
+  expires: string | null;
+  registered: string;
+  avatar: string;
+  apikey: string;
+}
+
+/** A branded domain; `userId` is its owner. Unset redirects are empty strings, as the spec types them as strings. */
+export interface DomainRow {
+  id: number;
+  userId: number;
+  domain: string;
+  redirectroot: string;
+  redirect404: string;
+  date: string;
+}
+
+/** A tracking pixel. */
+export interface PixelRow {
+  id: number;
+  userId: number;
+  type: string;
+  name: string;
+  tag: string;
+  date: string;
+}
+
+/** Statistics of a QR code; top-N maps hold counts as strings, as production sends them. */
+export interface QrStatsRow {
+  clicks: number;
+  uniqueClicks: number;
+  topCountries: Record<string, string>;
+  topReferrers: Record<string, string>;
+  topBrowsers: Record<string, string>;
+  topOs: Record<string, string>;
+  socialCount: { facebook: number; twitter: number; instagram: number };
+}
+
+/** A QR code. `token` names its PNG (see mock/qr-image.ts), so image links are not guessable from ids. */
+export interface QrRow {
+  id: number;
+  userId: number;
+  type: QrType;
+  data: QrData;
+  name: string;
+  background: string | null;
+  foreground: string | null;
+  logo: string | null;
+  token: string;
+  scans: number;
+  stats: QrStatsRow;
+  date: string;
+}
+
+/** A custom splash page (list fields only; the spec shows no more). */
+export interface SplashRow {
+  id: number;
+  userId: number;
+  name: string;
+  date: string;
+}
+
+/** A call-to-action overlay (list fields only). */
+export interface OverlayRow {
+  id: number;
+  userId: number;
+  type: string;
+  name: string;
+  date: string;
+}
+
+/** A feature switch of a plan: `enabled` is `"0"` or `"1"`. */
+export interface PlanFeature {
+  enabled: '0' | '1';
+}
+
+/** A counted feature of a plan: `count` is a number written as a string. */
+export interface PlanCountedFeature extends PlanFeature {
+  count: string;
+}
+
+/** Plan limits as the spec lists them. */
+export interface PlanLimitsRow {
+  links: number;
+  clicks: number;
+  retention: number;
+  custom: PlanFeature;
+  multiple: PlanFeature;
+  alias: PlanFeature;
+  device: PlanFeature;
+  geo: PlanFeature;
+  bundle: PlanFeature;
+  parameters: PlanFeature;
+  export: PlanFeature;
+  api: PlanFeature;
+  team: PlanCountedFeature;
+  splash: PlanCountedFeature;
+  overlay: PlanCountedFeature;
+  pixels: PlanCountedFeature;
+  domain: PlanCountedFeature;
+}
+
+/** A subscription plan. */
+export interface PlanRow {
+  id: number;
+  name: string;
+  free: boolean;
+  prices: { monthly: number; yearly: number; lifetime: number } | null;
+  limits: PlanLimitsRow;
+}
+
+/** Fields of {@link MockStore.addUser}. */
+export interface NewUser {
+  username: string;
+  email: string;
+  /** @default 'password' */
+  password?: string;
+  /** @default false */
+  admin?: boolean;
+  /** @default null */
+  planid?: number | null;
+  /** @default 'free' */
+  status?: 'free' | 'pro';
+  /** @default null */
+  expires?: string | null;
+  /** The user's API key. @default 32 hex characters from the backend's `random` */
+  apikey?: string;
+}
+
+/** Fields of {@link MockStore.addQr}. */
+export interface NewQr {
+  type: QrType;
+  data: QrData;
+  /** @default `QR code #<id>` */
+  name?: string;
+  /** @default null */
+  background?: string | null;
+  /** @default null */
+  foreground?: string | null;
+  /** @default null */
+  logo?: string | null;
+  /** @default 0 */
+  scans?: number;
+  /** @default empty statistics */
+  stats?: Partial<QrStatsRow>;
+}
+
+/** A plan as {@link MockStore.addPlan} takes it; limits default to a closed free plan. */
+export interface NewPlan {
+  name: string;
+  /** @default true */
+  free?: boolean;
+  /** @default null */
+  prices?: PlanRow['prices'];
+  /** @default all features off, zero quotas */
+  limits?: Partial<PlanLimitsRow>;
+}
+
+/** Everything the store holds, as plain data (what {@link MockStore.snapshot} returns). */
+export interface StoreSnapshot {
+  users: UserRow[];
+  domains: DomainRow[];
+  pixels: PixelRow[];
+  qrs: QrRow[];
+  splash: SplashRow[];
+  overlays: OverlayRow[];
+  plans: PlanRow[];
+  nextIds: Record<TableName, number>;
+}
+
+type TableName = 'users' | 'domains' | 'pixels' | 'qrs' | 'splash' | 'overlays' | 'plans';
+
+/** What the store needs from its backend: a clock for record dates and randomness for keys and tokens. */
+export interface StoreEnv {
+  clock: Clock;
+  random: () => number;
+}
+
+/** Statistics of a code nobody has scanned yet. */
+export function emptyStats(): QrStatsRow {
+  return {
+    clicks: 0,
+    uniqueClicks: 0,
+    topCountries: {},
+    topReferrers: {},
+    topBrowsers: {},
+    topOs: {},
+    socialCount: { facebook: 0, twitter: 0, instagram: 0 },
+  };
+}
+
+const closedFeature = (): PlanFeature => ({ enabled: '0' });
+const closedCount = (): PlanCountedFeature => ({ enabled: '0', count: '0' });
+
+/** Limits of a plan with every feature off, the base {@link MockStore.addPlan} fills in. */
+export function closedLimits(): PlanLimitsRow {
+  return {
+    links: 0,
+    clicks: 0,
+    retention: 0,
+    custom: closedFeature(),
+    multiple: closedFeature(),
+    alias: closedFeature(),
+    device: closedFeature(),
+    geo: closedFeature(),
+    bundle: closedFeature(),
+    parameters: closedFeature(),
+    export: closedFeature(),
+    api: closedFeature(),
+    team: closedCount(),
+    splash: closedCount(),
+    overlay: closedCount(),
+    pixels: closedCount(),
+    domain: closedCount(),
+  };
+}
+
+/**
+ * The mock's in-memory tables, one set per backend. Rows are plain objects in Maps keyed by id; ids count up per
+ * table from 1 and are never reused, as in a database.
+ *
+ * @example
+ * const bob = backend.store.addUser({ username: 'bobby', email: 'bob@example.com' });
+ * backend.store.addDomain(bob.id, { domain: 'https://go.bob.example' });
+ */
+export class MockStore {
+  /** Users by id. */
+  readonly users = new Map<number, UserRow>();
+  /** Branded domains by id. */
+  readonly domains = new Map<number, DomainRow>();
+  /** Pixels by id. */
+  readonly pixels = new Map<number, PixelRow>();
+  /** QR codes by id. */
+  readonly qrs = new Map<number, QrRow>();
+  /** Splash pages by id. */
+  readonly splash = new Map<number, SplashRow>();
+  /** Overlays by id. */
+  readonly overlays = new Map<number, OverlayRow>();
+  /** Plans by id. */
+  readonly plans = new Map<number, PlanRow>();
+
+  readonly #env: StoreEnv;
+  #nextIds: Record<TableName, number> = freshCounters();
+
+  constructor(env: StoreEnv) {
+    this.#env = env;
+  }
+
+  /** The current time as a record date. */
+  now(): string {
+    return formatDate(this.#env.clock.now());
+  }
+
+  /** 32 lower-case hex characters from the backend's `random`: the shape of a management API key. */
+  generateKey(): string {
+    for (;;) {
+      const key = this.#hex(32);
+      if (![...this.users.values()].some((u) => u.apikey === key)) return key;
+    }
+  }
+
+  /** Adds a user with a generated API key (unless `apikey` is given) and returns the stored row. */
+  addUser(input: NewUser): UserRow {
+    const id = this.#nextId('users');
+    const row: UserRow = {
+      id,
+      username: input.username,
+      email: input.email,
+      password: input.password ?? 'password',
+      admin: input.admin ?? false,
+      planid: input.planid ?? null,
+      status: input.status ?? 'free',
+      expires: input.expires ?? null,
+      registered: this.now(),
+      avatar: `https://www.gravatar.com/avatar/${encodeURIComponent(input.username)}?d=identicon`,
+      apikey: input.apikey ?? this.generateKey(),
+    };
+    this.users.set(id, row);
+    return row;
+  }
+
+  /** Adds a branded domain owned by `userId`. */
+  addDomain(userId: number, input: { domain: string; redirectroot?: string; redirect404?: string }): DomainRow {
+    this.#requireUser(userId);
+    const row: DomainRow = {
+      id: this.#nextId('domains'),
+      userId,
+      domain: input.domain,
+      redirectroot: input.redirectroot ?? '',
+      redirect404: input.redirect404 ?? '',
+      date: this.now(),
+    };
+    this.domains.set(row.id, row);
+    return row;
+  }
+
+  /** Adds a pixel owned by `userId`. */
+  addPixel(userId: number, input: { type: string; name: string; tag: string }): PixelRow {
+    this.#requireUser(userId);
+    const row: PixelRow = {
+      id: this.#nextId('pixels'),
+      userId,
+      ...pick(input, 'type', 'name', 'tag'),
+      date: this.now(),
+    };
+    this.pixels.set(row.id, row);
+    return row;
+  }
+
+  /** Adds a QR code owned by `userId`, with an image token and (unless given) empty statistics. */
+  addQr(userId: number, input: NewQr): QrRow {
+    this.#requireUser(userId);
+    const id = this.#nextId('qrs');
+    const row: QrRow = {
+      id,
+      userId,
+      type: input.type,
+      data: input.data,
+      name: input.name ?? `QR code #${id}`,
+      background: input.background ?? null,
+      foreground: input.foreground ?? null,
+      logo: input.logo ?? null,
+      token: this.#uniqueToken(),
+      scans: input.scans ?? input.stats?.clicks ?? 0,
+      stats: { ...emptyStats(), ...input.stats },
+      date: this.now(),
+    };
+    this.qrs.set(id, row);
+    return row;
+  }
+
+  /** Adds a splash page owned by `userId`. */
+  addSplash(userId: number, input: { name: string }): SplashRow {
+    this.#requireUser(userId);
+    const row: SplashRow = { id: this.#nextId('splash'), userId, name: input.name, date: this.now() };
+    this.splash.set(row.id, row);
+    return row;
+  }
+
+  /** Adds a call-to-action overlay owned by `userId`. */
+  addOverlay(userId: number, input: { type: string; name: string }): OverlayRow {
+    this.#requireUser(userId);
+    const row: OverlayRow = {
+      id: this.#nextId('overlays'),
+      userId,
+      type: input.type,
+      name: input.name,
+      date: this.now(),
+    };
+    this.overlays.set(row.id, row);
+    return row;
+  }
+
+  /** Adds a plan; missing limits are closed (off / zero). */
+  addPlan(input: NewPlan): PlanRow {
+    const row: PlanRow = {
+      id: this.#nextId('plans'),
+      name: input.name,
+      free: input.free ?? true,
+      prices: input.prices ?? null,
+      limits: { ...closedLimits(), ...input.limits },
+    };
+    this.plans.set(row.id, row);
+    return row;
+  }
+
+  /** Deletes a user and everything they own. Returns false when there was no such user. */
+  deleteUser(id: number): boolean {
+    if (!this.users.delete(id)) return false;
+    for (const table of [this.domains, this.pixels, this.qrs, this.splash, this.overlays]) {
+      for (const [rowId, row] of table) if (row.userId === id) table.delete(rowId);
+    }
+    return true;
+  }
+
+  /** The QR code whose image token is `token`. */
+  qrByToken(token: string): QrRow | undefined {
+    for (const qr of this.qrs.values()) if (qr.token === token) return qr;
+    return undefined;
+  }
+
+  /** A deep copy of every table, for {@link restore} and for tests asserting that nothing changed. */
+  snapshot(): StoreSnapshot {
+    return structuredClone({
+      users: [...this.users.values()],
+      domains: [...this.domains.values()],
+      pixels: [...this.pixels.values()],
+      qrs: [...this.qrs.values()],
+      splash: [...this.splash.values()],
+      overlays: [...this.overlays.values()],
+      plans: [...this.plans.values()],
+      nextIds: this.#nextIds,
+    });
+  }
+
+  /** Replaces every table with a copy of `snapshot`. */
+  restore(snapshot: StoreSnapshot): void {
+    const copy = structuredClone(snapshot);
+    refill(this.users, copy.users);
+    refill(this.domains, copy.domains);
+    refill(this.pixels, copy.pixels);
+    refill(this.qrs, copy.qrs);
+    refill(this.splash, copy.splash);
+    refill(this.overlays, copy.overlays);
+    refill(this.plans, copy.plans);
+    this.#nextIds = copy.nextIds;
+  }
+
+  #nextId(table: TableName): number {
+    const id = this.#nextIds[table];
+    this.#nextIds[table] = id + 1;
+    return id;
+  }
+
+  #requireUser(userId: number): void {
+    if (!this.users.has(userId)) throw new Error(`No user with id ${userId}; add the user with store.addUser() first.`);
+  }
+
+  #uniqueToken(): string {
+    for (;;) {
+      const token = this.#hex(20);
+      if (!this.qrByToken(token)) return token;
+    }
+  }
+
+  #hex(length: number): string {
+    let out = '';
+    for (let i = 0; i < length; i++) out += Math.min(15, Math.floor(this.#env.random() * 16)).toString(16);
+    return out;
+  }
+}
+
+function freshCounters(): Record<TableName, number> {
+  return { users: 1, domains: 1, pixels: 1, qrs: 1, splash: 1, overlays: 1, plans: 1 };
+}
+
+function refill<T extends { id: number }>(table: Map<number, T>, rows: T[]): void {
+  table.clear();
+  for (const row of rows) table.set(row.id, row);
+}
+
+function pick<T extends object, K extends keyof T>(source: T, ...keys: K[]): Pick<T, K> {
+  const out = {} as Pick<T, K>;
+  for (const key of keys) out[key] = source[key];
+  return out;
+}
