@@ -2,6 +2,7 @@ import { type Clock, systemClock } from '../src/core/clock.js';
 import { managementGroup } from './management/group.js';
 import { qrImageGroup } from './qr-image.js';
 import { DEFAULT_RATE_LIMIT, RateLimiter, type RateLimitOptions } from './rate-limit.js';
+import { openApiGroup } from './openapi.js';
 import { MockRouter } from './router.js';
 import { seedStore } from './seed.js';
 import { MockStore, type StoreSnapshot } from './store.js';
@@ -113,6 +114,7 @@ export function createBackendCore(options: MockBackendOptions = {}): BackendCore
 
   router.add(managementGroup(core));
   router.add(qrImageGroup(core));
+  router.add(openApiGroup(core));
   return core;
 }
 
