@@ -1,8 +1,8 @@
 import { type Clock, systemClock } from '../src/core/clock.js';
 import { managementGroup } from './management/group.js';
+import { openApiGroup } from './openapi.js';
 import { qrImageGroup } from './qr-image.js';
 import { DEFAULT_RATE_LIMIT, RateLimiter, type RateLimitOptions } from './rate-limit.js';
-import { openApiGroup } from './openapi.js';
 import { MockRouter } from './router.js';
 import { seedStore } from './seed.js';
 import { MockStore, type StoreSnapshot } from './store.js';
