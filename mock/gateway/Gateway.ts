@@ -1,0 +1,159 @@
+import { type Clock, systemClock } from '../../src/core/clock.js';
+import { DeviceRegistry } from '../messaging/DeviceRegistry.js';
+import { MessagingKeyring } from '../messaging/MessagingKeyring.js';
+import { OutboundMessages } from '../messaging/OutboundMessages.js';
+import { GatewayEngine, type GatewayEngineOptions, type GatewayLifecycle } from './GatewayEngine.js';
+import type { Unsubscribe } from './LifecycleEmitter.js';
+import { MediaStore } from './MediaStore.js';
+import { DeviceStatusSimulator } from './simulators/DeviceStatusSimulator.js';
+import { InboundMessageSimulator } from './simulators/InboundMessageSimulator.js';
+import { PairingSimulator } from './simulators/PairingSimulator.js';
+import { ReceiptSimulator } from './simulators/ReceiptSimulator.js';
+import type { SimulatorContext } from './simulators/SimulatorContext.js';
+import { randomHex } from './WebhookEndpoint.js';
+import { WebhookRouting } from './WebhookRouting.js';
+
+/** Options of the messaging gateway inside a mock backend. */
+export interface GatewayOptions extends Omit<GatewayEngineOptions, 'clock' | 'random'> {
+  /** A messaging API key to create for the `default` tenant at start (and after `reset()`). @default none */
+  messagingKey?: string;
+  /** The token of the `/__mock/` control API. @default generated, `ctl_` + 32 hex characters */
+  controlToken?: string;
+  /** The origin media URLs point at when a simulation does not come over HTTP. @default 'http://localhost' */
+  publicOrigin?: string;
+}
+
+/**
+ * The mock's messaging gateway, reachable in-process as `backend.gateway` and over HTTP under `/__mock/`: messaging
+ * keys and devices, webhook routing, the delivery engine (attempts, retries, circuits, dead letters, faults) and the
+ * event simulators. Its clock is the backend's, so `gateway.clock.advance(ms)` moves both with a ManualClock.
+ *
+ * @example
+ * const gateway = backend.gateway;
+ * gateway.routing.setTenant('default', { url: receiverUrl, events: ['message.received'] });
+ * const device = gateway.devices.add({ tenant: 'default' });
+ * gateway.simulate.message({ device_id: device.id, sender: '15551234567', text: 'hi' });
+ * await gateway.drain();
+ */
+export class Gateway<C extends Clock = Clock> {
+  /** The backend's clock. */
+  readonly clock: C;
+  /** Webhook endpoints: tenant defaults and device overrides. */
+  readonly routing: WebhookRouting;
+  /** The delivery engine. */
+  readonly engine: GatewayEngine;
+  /** Messaging API keys. */
+  readonly keys: MessagingKeyring;
+  /** Devices per tenant. */
+  readonly devices: DeviceRegistry;
+  /** Stored inbound media (`tmp/`, 7 days). */
+  readonly media: MediaStore;
+  /** Outbound messages of the messaging API and their receipts. */
+  readonly messages: OutboundMessages;
+  /** The control API's token (`Authorization: Bearer <token>`). */
+  readonly controlToken: string;
+  /** Event simulators. */
+  readonly simulate: {
+    /** An inbound one-to-one message (`message.received`), with the media rules. */
+    message: InboundMessageSimulator['message'];
+    /** A delivery receipt (`message.ack`). */
+    ack: ReceiptSimulator['ack'];
+    /** A dispatch confirmation (`message.sent`). */
+    sent: ReceiptSimulator['sent'];
+    /** A device status change (`device.status`). */
+    status: DeviceStatusSimulator['status'];
+    /** The pairing flow (`device.qr` frames, then `device.status`). */
+    pairing: PairingSimulator;
+  };
+  readonly #options: GatewayOptions;
+  readonly #pairing: PairingSimulator;
+  #origin: string;
+
+  constructor(clock: C = systemClock as C, random: () => number = Math.random, options: GatewayOptions = {}) {
+    this.clock = clock;
+    this.#options = options;
+    this.#origin = options.publicOrigin ?? 'http://localhost';
+    this.routing = new WebhookRouting(random);
+    this.engine = new GatewayEngine(this.routing, { ...options, clock, random });
+    this.keys = new MessagingKeyring(clock, random);
+    this.devices = new DeviceRegistry(clock);
+    this.media = new MediaStore(clock);
+    this.controlToken = options.controlToken ?? `ctl_${randomHex(32, random)}`;
+    const ctx: SimulatorContext = {
+      clock,
+      engine: this.engine,
+      devices: this.devices,
+      media: this.media,
+      random,
+      origin: () => this.#origin,
+    };
+    const inbound = new InboundMessageSimulator(ctx);
+    const receipts = new ReceiptSimulator(ctx);
+    const status = new DeviceStatusSimulator(ctx);
+    this.#pairing = new PairingSimulator(ctx, status);
+    this.messages = new OutboundMessages(ctx, receipts);
+    this.simulate = {
+      message: (input) => inbound.message(input),
+      ack: (input) => receipts.ack(input),
+      sent: (input) => receipts.sent(input),
+      status: (input) => status.status(input),
+      pairing: this.#pairing,
+    };
+    this.#seed();
+  }
+
+  /** Fault injection for the receiver side of tests, e.g. `gateway.faults.next({ duplicate: true })`. */
+  get faults(): GatewayEngine['faults'] {
+    return this.engine.faults;
+  }
+
+  /** The dead-letter queue (200 per tenant; list, replay, purge). */
+  get deadLetters(): GatewayEngine['deadLetters'] {
+    return this.engine.deadLetters;
+  }
+
+  /** The origin media URLs are built on; the standalone server sets it to its own URL. */
+  get publicOrigin(): string {
+    return this.#origin;
+  }
+  set publicOrigin(origin: string) {
+    this.#origin = origin.replace(/\/$/, '');
+  }
+
+  /** Listens to lifecycle events: `attempt`, `delivered`, `exhausted`, `dead-lettered`, `evicted`, `circuit`, `dropped`. */
+  on<K extends keyof GatewayLifecycle>(event: K, listener: (payload: GatewayLifecycle[K]) => void): Unsubscribe {
+    return this.engine.on(event, listener);
+  }
+
+  /** Recorded attempts; see {@link GatewayEngine.attempts}. */
+  attempts(filter?: Parameters<GatewayEngine['attempts']>[0]): ReturnType<GatewayEngine['attempts']> {
+    return this.engine.attempts(filter);
+  }
+
+  /** Circuit state per receiver URL. */
+  circuits(): ReturnType<GatewayEngine['circuits']> {
+    return this.engine.circuits();
+  }
+
+  /** Waits until nothing is in flight or due now; see {@link GatewayEngine.drain}. */
+  drain(realTimeLimitMs?: number): Promise<void> {
+    return this.engine.drain(realTimeLimitMs);
+  }
+
+  /** Back to a fresh gateway: no endpoints, devices, keys (but the seeded one), attempts, dead letters or timers. */
+  reset(): void {
+    this.engine.reset();
+    this.messages.clear();
+    this.#pairing.clear();
+    this.routing.clear();
+    this.devices.clear();
+    this.keys.clear();
+    this.media.clear();
+    this.#seed();
+  }
+
+  #seed(): void {
+    if (this.#options.messagingKey !== undefined)
+      this.keys.create({ key: this.#options.messagingKey, label: 'seeded' });
+  }
+}

@@ -1,0 +1,73 @@
+import type { EventName } from '../../src/schemas/events.js';
+import { createWebhookEndpoint, type WebhookEndpoint, type WebhookEndpointInput } from './WebhookEndpoint.js';
+
+/** A routing decision: the endpoint to use and the events it takes, or why nothing is delivered. */
+export type Route = { endpoint: WebhookEndpoint } | { endpoint: null; reason: 'no_endpoint' | 'not_selected' };
+
+/**
+ * Which receiver gets an event (spec, Routing): a device with its own URL receives only its own events there, with
+ * the `whsec_dev_` secret; every other device's events go to the tenant URL with the `whsec_live_` secret. A device
+ * endpoint without a selection inherits the tenant's.
+ */
+export class WebhookRouting {
+  readonly #tenants = new Map<string, WebhookEndpoint>();
+  readonly #devices = new Map<string, WebhookEndpoint>();
+  readonly #random: () => number;
+
+  constructor(random: () => number) {
+    this.#random = random;
+  }
+
+  /** Sets (or replaces) a tenant's default endpoint. */
+  setTenant(tenant: string, input: WebhookEndpointInput): WebhookEndpoint {
+    const endpoint = createWebhookEndpoint('tenant', input, this.#random);
+    this.#tenants.set(tenant, endpoint);
+    return endpoint;
+  }
+
+  /** Sets (or replaces) a device's override endpoint. */
+  setDevice(deviceId: string, input: WebhookEndpointInput): WebhookEndpoint {
+    const endpoint = createWebhookEndpoint('device', input, this.#random);
+    this.#devices.set(deviceId, endpoint);
+    return endpoint;
+  }
+
+  /** Removes a tenant endpoint; returns whether there was one. */
+  removeTenant(tenant: string): boolean {
+    return this.#tenants.delete(tenant);
+  }
+
+  /** Removes a device override; its events fall back to the tenant endpoint. */
+  removeDevice(deviceId: string): boolean {
+    return this.#devices.delete(deviceId);
+  }
+
+  /** The tenant endpoint, if any. */
+  tenant(tenant: string): WebhookEndpoint | undefined {
+    return this.#tenants.get(tenant);
+  }
+
+  /** The device override, if any. */
+  device(deviceId: string): WebhookEndpoint | undefined {
+    return this.#devices.get(deviceId);
+  }
+
+  /** Decides where `event` of `deviceId` (belonging to `tenant`) goes. */
+  route(tenant: string, deviceId: string, event: EventName): Route {
+    const tenantEndpoint = this.#tenants.get(tenant);
+    const deviceEndpoint = this.#devices.get(deviceId);
+    const endpoint = deviceEndpoint ?? tenantEndpoint;
+    if (!endpoint) return { endpoint: null, reason: 'no_endpoint' };
+    const selection = endpoint.events ?? tenantEndpoint?.events ?? null;
+    // A device endpoint inheriting from a tenant without an endpoint falls back to the catalog's defaults.
+    const effective = selection ?? (['message.received', 'device.status'] as const);
+    if (!effective.includes(event)) return { endpoint: null, reason: 'not_selected' };
+    return { endpoint };
+  }
+
+  /** Forgets every endpoint. */
+  clear(): void {
+    this.#tenants.clear();
+    this.#devices.clear();
+  }
+}

@@ -1,0 +1,125 @@
+import QRCode from 'qrcode';
+import type { Timer } from '../../../src/core/clock.js';
+import type { Device } from '../../messaging/DeviceRegistry.js';
+import { GatewayInputError } from '../GatewayInputError.js';
+import type { DeviceStatusSimulator } from './DeviceStatusSimulator.js';
+import { publishEvent, type SimulatorContext } from './SimulatorContext.js';
+
+/** QR frames per pairing session (spec: attempt 1 to 5). */
+export const QR_MAX_ATTEMPTS = 5;
+/** Lifetime of one QR frame in seconds (spec: typically 20). */
+export const QR_EXPIRES_IN_SECONDS = 20;
+
+/** A pairing session's state, for inspection. */
+export interface PairingSession {
+  deviceId: string;
+  /** The last frame sent (1-5). */
+  attempt: number;
+  /** The last frame's raw pairing string. */
+  qrCode: string;
+  state: 'waiting' | 'paired' | 'expired' | 'cancelled';
+}
+
+/**
+ * Simulates pairing a device: a `device.qr` frame (attempt 1..5, a scannable PNG data URI) every 20 s on the clock;
+ * a scan ({@link PairingSimulator.scan}) pairs it (`device.status` ONLINE); with no scan after frame 5 expires,
+ * pairing ends with `device.status` OFFLINE, reason `qr_timeout` (observed behaviour).
+ */
+export class PairingSimulator {
+  readonly #ctx: SimulatorContext;
+  readonly #status: DeviceStatusSimulator;
+  readonly #sessions = new Map<string, PairingSession & { timer: Timer | null }>();
+
+  constructor(ctx: SimulatorContext, status: DeviceStatusSimulator) {
+    this.#ctx = ctx;
+    this.#status = status;
+  }
+
+  /** Starts pairing `device_id` (restarting a running session) and sends frame 1 now. */
+  start(input: { device_id: string }): PairingSession {
+    const device = this.#ctx.devices.require((input as { device_id?: unknown } | null)?.device_id);
+    this.#sessions.get(device.id)?.timer?.cancel();
+    const session = { deviceId: device.id, attempt: 0, qrCode: '', state: 'waiting' as const, timer: null };
+    this.#sessions.set(device.id, session);
+    this.#frame(device, session);
+    return view(session);
+  }
+
+  /** Simulates the phone scanning the current frame: the device goes ONLINE and `device.status` is sent. */
+  scan(input: { device_id: string }): PairingSession {
+    const device = this.#ctx.devices.require((input as { device_id?: unknown } | null)?.device_id);
+    const session = this.#sessions.get(device.id);
+    if (!session || session.state !== 'waiting') {
+      throw new GatewayInputError('device_id', 'has no pairing in progress; start one with action "start"', 409);
+    }
+    session.timer?.cancel();
+    session.state = 'paired';
+    this.#status.apply(device, 'ONLINE', 'paired');
+    return view(session);
+  }
+
+  /** Stops a pairing without changing the device. */
+  cancel(input: { device_id: string }): PairingSession {
+    const device = this.#ctx.devices.require((input as { device_id?: unknown } | null)?.device_id);
+    const session = this.#sessions.get(device.id);
+    if (!session) throw new GatewayInputError('device_id', 'has no pairing session', 409);
+    session.timer?.cancel();
+    if (session.state === 'waiting') session.state = 'cancelled';
+    return view(session);
+  }
+
+  /** The session of a device, if any. */
+  session(deviceId: string): PairingSession | undefined {
+    const s = this.#sessions.get(deviceId);
+    return s && view(s);
+  }
+
+  /** Stops every session. */
+  clear(): void {
+    for (const s of this.#sessions.values()) s.timer?.cancel();
+    this.#sessions.clear();
+  }
+
+  #frame(device: Device, session: PairingSession & { timer: Timer | null }): void {
+    session.attempt++;
+    session.qrCode = this.#pairingString();
+    const attempt = session.attempt;
+    const qr = session.qrCode;
+    // The PNG is rendered asynchronously; drain() waits for it through track().
+    this.#ctx.engine.track(
+      QRCode.toDataURL(qr, { errorCorrectionLevel: 'L', margin: 2, width: 264 }).then((image) => {
+        if (session.state !== 'waiting' || session.attempt !== attempt) return;
+        publishEvent(this.#ctx, device, 'device.qr', {
+          qr_code: qr,
+          qr_image_url: image,
+          attempt,
+          expires_in: QR_EXPIRES_IN_SECONDS,
+        });
+      }),
+    );
+    session.timer = this.#ctx.clock.setTimeout(() => {
+      session.timer = null;
+      if (session.state !== 'waiting') return;
+      if (session.attempt < QR_MAX_ATTEMPTS) this.#frame(device, session);
+      else {
+        session.state = 'expired';
+        this.#status.apply(device, 'OFFLINE', 'qr_timeout');
+      }
+    }, QR_EXPIRES_IN_SECONDS * 1000);
+  }
+
+  /** A raw pairing string shaped like the network's (`2@<ref>,<key>,<key>,<adv>`). */
+  #pairingString(): string {
+    const chars = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+    const part = (n: number) => {
+      let s = '';
+      for (let i = 0; i < n; i++) s += chars[Math.floor(this.#ctx.random() * 64)];
+      return s;
+    };
+    return `2@${part(60)},${part(43)}=,${part(43)}=,${part(43)}=`;
+  }
+}
+
+function view(s: PairingSession): PairingSession {
+  return { deviceId: s.deviceId, attempt: s.attempt, qrCode: s.qrCode, state: s.state };
+}

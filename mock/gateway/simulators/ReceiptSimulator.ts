@@ -1,0 +1,91 @@
+import { ACK_STATUS_CODES } from '../../../src/schemas/events.js';
+import { CHAT_KINDS, type ChatKind, chatKindOf } from '../ChatKind.js';
+import type { PublishResult } from '../GatewayEngine.js';
+import { GatewayInputError } from '../GatewayInputError.js';
+import { enumField, objectInput, phoneField, stringField } from './SimulationInput.js';
+import { publishEvent, type SimulatorContext, unixSeconds } from './SimulatorContext.js';
+
+/** A receipt status of `message.ack`. */
+export type ReceiptStatus = keyof typeof ACK_STATUS_CODES;
+const RECEIPT_STATUSES = Object.keys(ACK_STATUS_CODES) as ReceiptStatus[];
+
+/** Input of {@link ReceiptSimulator.ack}. */
+export interface SimulatedReceipt {
+  device_id: string;
+  message_id: string;
+  /** Recipient phone, digits (E.164 without `+`). */
+  recipient: string;
+  status: ReceiptStatus;
+  /** Destination chat; group/story/channel chats are dropped. @default `<recipient>@s.whatsapp.net` */
+  chat_jid?: string;
+  chat_type?: ChatKind;
+}
+
+/** Input of {@link ReceiptSimulator.sent}. */
+export interface SimulatedDispatch {
+  device_id: string;
+  message_id: string;
+  recipient: string;
+  text?: string;
+  chat_jid?: string;
+  chat_type?: ChatKind;
+}
+
+/** Simulates delivery receipts (`message.ack`) and dispatch confirmations (`message.sent`) of outbound messages. */
+export class ReceiptSimulator {
+  readonly #ctx: SimulatorContext;
+
+  constructor(ctx: SimulatorContext) {
+    this.#ctx = ctx;
+  }
+
+  /** Emits one `message.ack` with `status` and its matching `status_code` (1 sent ... 4 played). */
+  ack(input: SimulatedReceipt): PublishResult {
+    const body = objectInput(input);
+    const device = this.#ctx.devices.require(body.device_id);
+    const id = stringField(body, 'message_id', true);
+    const recipient = phoneField(body, 'recipient', true);
+    const status = enumField(body, 'status', RECEIPT_STATUSES);
+    if (!status) throw new GatewayInputError('status', `is required: one of ${RECEIPT_STATUSES.join(', ')}`);
+    const jid = stringField(body, 'chat_jid') ?? `${recipient}@s.whatsapp.net`;
+    const kind = enumField(body, 'chat_type', CHAT_KINDS) ?? chatKindOf(jid);
+    if (kind !== 'direct') {
+      return {
+        queued: false,
+        dropped: this.#ctx.engine.drop({ tenant: device.tenant, deviceId: device.id, event: 'message.ack' }, kind),
+      };
+    }
+    return publishEvent(this.#ctx, device, 'message.ack', {
+      message_id: id,
+      chat_jid: jid,
+      recipient,
+      status,
+      status_code: ACK_STATUS_CODES[status],
+      timestamp: unixSeconds(this.#ctx),
+    });
+  }
+
+  /** Emits one `message.sent` (observed shape: message_id, recipient, recipient_jid, text, status, timestamp). */
+  sent(input: SimulatedDispatch): PublishResult {
+    const body = objectInput(input);
+    const device = this.#ctx.devices.require(body.device_id);
+    const id = stringField(body, 'message_id', true);
+    const recipient = phoneField(body, 'recipient', true);
+    const jid = stringField(body, 'chat_jid') ?? `${recipient}@s.whatsapp.net`;
+    const kind = enumField(body, 'chat_type', CHAT_KINDS) ?? chatKindOf(jid);
+    if (kind !== 'direct') {
+      return {
+        queued: false,
+        dropped: this.#ctx.engine.drop({ tenant: device.tenant, deviceId: device.id, event: 'message.sent' }, kind),
+      };
+    }
+    return publishEvent(this.#ctx, device, 'message.sent', {
+      message_id: id,
+      recipient,
+      recipient_jid: jid,
+      text: stringField(body, 'text') ?? '',
+      status: 'sent',
+      timestamp: unixSeconds(this.#ctx),
+    });
+  }
+}

@@ -1,0 +1,46 @@
+import type { Clock } from '../../../src/core/clock.js';
+import type { EventName } from '../../../src/schemas/events.js';
+import type { Device, DeviceRegistry } from '../../messaging/DeviceRegistry.js';
+import type { GatewayEngine, PublishResult } from '../GatewayEngine.js';
+import type { MediaStore } from '../MediaStore.js';
+
+/** What the event simulators share: the clock, the engine they publish to, devices and media storage. */
+export interface SimulatorContext {
+  clock: Clock;
+  engine: GatewayEngine;
+  devices: DeviceRegistry;
+  media: MediaStore;
+  random: () => number;
+  /** The origin media URLs are built on (the server's URL, or the backend's base URL). */
+  origin(): string;
+}
+
+/** Unix seconds on the context's clock. */
+export function unixSeconds(ctx: SimulatorContext): number {
+  return Math.floor(ctx.clock.now() / 1000);
+}
+
+/** Wraps `data` in the spec's envelope and hands it to the engine. */
+export function publishEvent(
+  ctx: SimulatorContext,
+  device: Device,
+  event: EventName,
+  data: Record<string, unknown>,
+): PublishResult {
+  return ctx.engine.publish({
+    tenant: device.tenant,
+    deviceId: device.id,
+    event,
+    payload: { event, device_id: device.id, timestamp: unixSeconds(ctx), data },
+  });
+}
+
+/** A message id in the style of the messaging network (upper-case hex). */
+export function messageId(ctx: SimulatorContext): string {
+  let s = '3EB0';
+  for (let i = 0; i < 16; i++)
+    s += Math.floor(ctx.random() * 16)
+      .toString(16)
+      .toUpperCase();
+  return s;
+}
