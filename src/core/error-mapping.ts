@@ -1,0 +1,133 @@
+import {
+  APIError,
+  type APIErrorInit,
+  AuthenticationError,
+  BadRequestError,
+  NotFoundError,
+  PermissionDeniedError,
+  RateLimitError,
+} from './errors.js';
+import { parseReset } from './rate-limiter.js';
+
+/** An answer of the API as the error classifiers see it. */
+export interface Answer {
+  /** e.g. `GET`. */
+  method: string;
+  /** e.g. `/api/domain/3/update`. */
+  path: string;
+  /** HTTP status. */
+  status: number;
+  /** Response headers. */
+  headers: Headers;
+  /** The parsed JSON body; undefined when the body was empty or not JSON. */
+  body: unknown;
+  /** The raw body text. */
+  text: string;
+  /** Whether `text` parsed as JSON. */
+  isJson: boolean;
+  /** The clock's time when the answer arrived, ms since the epoch. */
+  now: number;
+}
+
+/**
+ * Decides whether an answer is a failure, and which. Return null to let the generic rules decide (HTTP status, empty
+ * or non-JSON body). Each API family plugs in its own: the management API reports failures in the body, the
+ * messaging API with HTTP statuses.
+ */
+export type AnswerClassifier = (answer: Answer) => APIError | null;
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The body's `message` string, if any. */
+export function bodyMessage(body: unknown): string | undefined {
+  return isRecord(body) && typeof body.message === 'string' && body.message !== '' ? body.message : undefined;
+}
+
+function where(answer: Answer, detail = ''): string {
+  return `(${answer.method} ${answer.path} answered HTTP ${answer.status}${detail})`;
+}
+
+/** Builds a RateLimitError from `Retry-After` (body or header, seconds) or `X-RateLimit-Reset`. */
+export function rateLimitErrorFrom(answer: Answer, message?: string): RateLimitError {
+  const fromBody = isRecord(answer.body) ? Number(answer.body['Retry-After']) : Number.NaN;
+  const fromHeader = Number(answer.headers.get('retry-after') ?? Number.NaN);
+  const resetHeader = parseReset(answer.headers.get('x-ratelimit-reset'), answer.now);
+  let retryAfter = Number.isFinite(fromBody) ? fromBody : Number.isFinite(fromHeader) ? fromHeader : Number.NaN;
+  if (!Number.isFinite(retryAfter)) retryAfter = resetHeader !== null ? (resetHeader - answer.now) / 1000 : 60;
+  retryAfter = Math.max(0, Math.ceil(retryAfter));
+  const resetAt = new Date(answer.now + retryAfter * 1000);
+  return new RateLimitError({
+    status: answer.status,
+    message: `${message ?? 'Too many requests.'} Retry after ${retryAfter} s ${where(answer)}.`,
+    body: answer.body ?? answer.text,
+    headers: answer.headers,
+    retryAfter,
+    resetAt,
+  });
+}
+
+/** The error for a failing HTTP status when the body says nothing more useful. */
+export function errorForStatus(answer: Answer): APIError {
+  const message = bodyMessage(answer.body);
+  const detail = answer.isJson ? '' : answer.text === '' ? ' with an empty body' : ' with a non-JSON body';
+  const init: APIErrorInit = {
+    status: answer.status,
+    message: `${message ?? 'Request failed.'} ${where(answer, detail)}`,
+    body: answer.isJson ? answer.body : answer.text,
+    headers: answer.headers,
+  };
+  switch (answer.status) {
+    case 400:
+    case 422:
+      return new BadRequestError(init);
+    case 401:
+      return new AuthenticationError(init);
+    case 403:
+      return new PermissionDeniedError(init);
+    case 404:
+      return new NotFoundError(init);
+    case 429:
+      return rateLimitErrorFrom(answer, message);
+    default:
+      return new APIError(init);
+  }
+}
+
+/** A 2xx answer whose body is empty or not JSON (production bugs): an APIError rather than a crash. */
+export function unreadableBodyError(answer: Answer): APIError {
+  const what = answer.text === '' ? 'an empty body' : `a body that is not JSON (${answer.text.length} characters)`;
+  return new APIError({
+    status: answer.status,
+    message: `${answer.method} ${answer.path} answered HTTP ${answer.status} with ${what}; expected JSON. The request may or may not have been applied.`,
+    body: answer.text,
+    headers: answer.headers,
+  });
+}
+
+/**
+ * The management API's rules (observed-behaviour.md): failures come as `error: 1` (or `429`) in the body, usually
+ * with HTTP 200; only key and permission failures use HTTP 403. The message tells "not found" apart.
+ */
+export const classifyManagementAnswer: AnswerClassifier = (answer) => {
+  const { body } = answer;
+  if (!isRecord(body) || !('error' in body)) return null;
+  const flag = body.error;
+  if (flag === 429 || flag === '429') return rateLimitErrorFrom(answer, bodyMessage(body));
+  if (flag === 0 || flag === '0' || flag === false || flag === null) return null;
+  const message = bodyMessage(body) ?? 'The API reported a failure without a message.';
+  const init = (hint = ''): APIErrorInit => ({
+    status: answer.status,
+    message: `${message}${hint} ${where(answer)}`,
+    body,
+    headers: answer.headers,
+  });
+  if (answer.status === 401 || /valid api key/i.test(message)) {
+    return new AuthenticationError(init(' Check the apiKey option or LINKGATE_API_KEY.'));
+  }
+  if (answer.status === 403) return new PermissionDeniedError(init(' This endpoint needs an admin API key.'));
+  if (answer.status === 429) return rateLimitErrorFrom(answer, message);
+  if (answer.status === 404 || /not found|does not exist/i.test(message)) return new NotFoundError(init());
+  if (answer.status === 408 || answer.status >= 500) return new APIError(init());
+  return new BadRequestError(init());
+};

@@ -1,0 +1,124 @@
+/** A value, or a promise of it: the in-memory store answers synchronously, a Redis store asynchronously. */
+export type MaybePromise<T> = T | Promise<T>;
+
+/** The request budget of one API key as the client believes it to be. */
+export interface RateLimitState {
+  /** Requests allowed per window. */
+  limit: number;
+  /** Requests this client may still send in the current window. */
+  remaining: number;
+  /** When the current window ends, ms since the epoch. */
+  resetAt: number;
+  /** True while the window is the client's own guess (no answer from the API has confirmed it yet). */
+  provisional: boolean;
+}
+
+/** What one answer's `X-RateLimit-*` headers said. */
+export interface RateLimitObservation {
+  /** `X-RateLimit-Limit`. */
+  limit: number;
+  /** `X-RateLimit-Remaining`, clamped at 0. */
+  remaining: number;
+  /** `X-RateLimit-Reset`, converted to ms since the epoch. */
+  resetAt: number;
+}
+
+/** Used until the API has told the client its real limit: the documented 30 requests per 60 s. */
+export interface AssumedWindow {
+  /** Requests per window. @default 30 */
+  limit: number;
+  /** Window length in ms. @default 60000 */
+  windowMs: number;
+}
+
+/**
+ * Where a {@link RateLimiter} keeps the budget. Every method must be atomic per `key`, so several processes that share
+ * one API key can share one budget. The default {@link MemoryRateLimitStore} is per process.
+ *
+ * `key` is a fingerprint of the API key and origin, never the key itself. `inFlight` is the number of requests this
+ * process has sent and not yet seen answered: they may still count against the budget.
+ *
+ * @example
+ * // Outline of a Redis store (each method one Lua script, so the read-modify-write is atomic):
+ * class RedisRateLimitStore implements RateLimitStore {
+ *   constructor(private redis: Redis) {}
+ *   async take(key, now, inFlight, assumed) {
+ *     // HGETALL key -> state; if none or now >= resetAt: state = { limit, remaining: limit - inFlight,
+ *     // resetAt: now + windowMs, provisional: 1 }; if remaining > 0: HINCRBY remaining -1, granted.
+ *     const [granted, limit, remaining, resetAt, provisional] = await this.redis.evalsha(TAKE, 1, key, now, inFlight,
+ *       assumed.limit, assumed.windowMs);
+ *     return { granted: granted === 1, state: { limit, remaining, resetAt, provisional: provisional === 1 } };
+ *   }
+ *   async observe(key, seen, inFlight, now) { await this.redis.evalsha(OBSERVE, 1, key, ...) } // same merge as memory
+ *   async block(key, resetAt) { await this.redis.evalsha(BLOCK, 1, key, resetAt) }
+ * }
+ * new Linkgate({ rateLimitStore: new RedisRateLimitStore(redis) });
+ */
+export interface RateLimitStore {
+  /**
+   * Takes one request from the budget. Starts a new provisional window when the last one has ended. Returns whether
+   * the request may be sent now, and the state after taking (its `resetAt` says how long to wait when not granted).
+   */
+  take(key: string, now: number, inFlight: number, assumed: AssumedWindow): MaybePromise<TakeResult>;
+  /**
+   * Merges what an answer said into the state. An answer from a newer window replaces the state; one from the
+   * current window can only lower `remaining`; one from an ended window refunds the request to a provisional window.
+   */
+  observe(key: string, seen: RateLimitObservation, inFlight: number, now: number): MaybePromise<void>;
+  /** The API answered "rate limited": the budget is spent until `resetAt`. */
+  block(key: string, resetAt: number): MaybePromise<void>;
+}
+
+/** The result of {@link RateLimitStore.take}. */
+export interface TakeResult {
+  /** True when the request may be sent now. */
+  granted: boolean;
+  /** The state after taking. */
+  state: RateLimitState;
+}
+
+/** The default store: a Map in this process. */
+export class MemoryRateLimitStore implements RateLimitStore {
+  readonly #states = new Map<string, RateLimitState>();
+
+  take(key: string, now: number, inFlight: number, assumed: AssumedWindow): TakeResult {
+    let state = this.#states.get(key);
+    if (!state || now >= state.resetAt) {
+      const limit = state?.limit ?? assumed.limit;
+      // Requests still in flight may land in the new window, so they are counted against it.
+      state = { limit, remaining: Math.max(0, limit - inFlight), resetAt: now + assumed.windowMs, provisional: true };
+      this.#states.set(key, state);
+    }
+    if (state.remaining <= 0) return { granted: false, state: { ...state } };
+    state.remaining--;
+    return { granted: true, state: { ...state } };
+  }
+
+  observe(key: string, seen: RateLimitObservation, inFlight: number, now: number): void {
+    const state = this.#states.get(key);
+    if (seen.resetAt <= now) {
+      // The answer was counted in a window that is over; it did not use the new window's budget.
+      if (state?.provisional) state.remaining = Math.min(state.limit, state.remaining + 1);
+      return;
+    }
+    const remaining = Math.max(0, seen.remaining - inFlight);
+    if (!state || state.provisional || seen.resetAt > state.resetAt) {
+      this.#states.set(key, { limit: seen.limit, remaining, resetAt: seen.resetAt, provisional: false });
+    } else if (seen.resetAt === state.resetAt) {
+      // Answers arrive out of order; the lowest count is the freshest.
+      state.limit = seen.limit;
+      state.remaining = Math.min(state.remaining, remaining);
+    }
+  }
+
+  block(key: string, resetAt: number): void {
+    const state = this.#states.get(key);
+    if (state) {
+      state.remaining = 0;
+      state.resetAt = Math.max(state.resetAt, resetAt);
+      state.provisional = false;
+    } else {
+      this.#states.set(key, { limit: 30, remaining: 0, resetAt, provisional: false });
+    }
+  }
+}

@@ -1,0 +1,293 @@
+import type { Clock, Timer } from './clock.js';
+import { APIUserAbortError, RateLimitError } from './errors.js';
+import {
+  type AssumedWindow,
+  MemoryRateLimitStore,
+  type RateLimitObservation,
+  type RateLimitState,
+  type RateLimitStore,
+  type TakeResult,
+} from './rate-limit-store.js';
+
+/** What the client knows about its request budget, as handed to users. */
+export interface RateLimitInfo {
+  /** Requests allowed per window. */
+  limit: number;
+  /** Requests left in the current window. */
+  remaining: number;
+  /** When the window ends. */
+  resetAt: Date;
+}
+
+/** Passed to `onRateLimit` whenever a request is held back or the API answered "rate limited". */
+export interface RateLimitEvent extends RateLimitInfo {
+  /** `budget`: held by the client before sending; `answer`: the API answered 429 and the request will be retried. */
+  reason: 'budget' | 'answer';
+  /** How long the request will wait, in ms. */
+  waitMs: number;
+}
+
+/** How the limiter behaves; the client fills these from its options. */
+export interface RateLimiterOptions {
+  /** Where time comes from. */
+  clock: Clock;
+  /** Identifies the budget in the store (a fingerprint of key and origin). */
+  key: string;
+  /** Where the budget is kept. @default a new MemoryRateLimitStore */
+  store?: RateLimitStore;
+  /** `wait` holds requests until the budget refills; `throw` fails them with RateLimitError at once. @default 'wait' */
+  mode?: 'wait' | 'throw';
+  /** The longest a request may be held, in ms; past it a RateLimitError is thrown instead. @default 120000 */
+  maxWaitMs?: number;
+  /** Called whenever a request is held or rate limited. */
+  onRateLimit?: (event: RateLimitEvent) => void;
+  /** Assumed until the API reports its own figures. @default { limit: 30, windowMs: 60000 } */
+  assumed?: AssumedWindow;
+}
+
+interface Waiter {
+  resolve: () => void;
+  reject: (error: unknown) => void;
+  signal: AbortSignal | undefined;
+  onAbort: () => void;
+  since: number;
+}
+
+const isPromise = <T>(value: T | Promise<T>): value is Promise<T> =>
+  typeof (value as { then?: unknown } | null)?.then === 'function';
+
+/** Reads `X-RateLimit-Limit/Remaining/Reset`; null when the answer has none. Reset may be Unix s, Unix ms or a delta in s. */
+export function readRateLimitHeaders(headers: Headers, now: number): RateLimitObservation | null {
+  const limit = Number(headers.get('x-ratelimit-limit') ?? Number.NaN);
+  const remaining = Number(headers.get('x-ratelimit-remaining') ?? Number.NaN);
+  const resetAt = parseReset(headers.get('x-ratelimit-reset'), now);
+  if (!Number.isFinite(limit) || !Number.isFinite(remaining) || resetAt === null) return null;
+  // Older production versions send -1 when the budget is spent.
+  return { limit, remaining: Math.max(0, remaining), resetAt };
+}
+
+/** Turns a reset header into ms since the epoch; tolerant of the three encodings seen in the wild. */
+export function parseReset(value: string | null, now: number): number | null {
+  if (value === null || value.trim() === '') return null;
+  const n = Number(value);
+  if (Number.isFinite(n)) {
+    if (n > 1e12) return n;
+    if (n > 1e9) return n * 1000;
+    return now + n * 1000;
+  }
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? null : date;
+}
+
+/**
+ * Shares one request budget between every call of a client: holds new requests while the budget is spent instead of
+ * sending them to fail, queues concurrent calls in order, and reads the budget back from each answer's headers.
+ * Before the first answer it assumes the documented 30 requests per 60 s, so a burst of calls never outruns it.
+ */
+export class RateLimiter {
+  readonly #clock: Clock;
+  readonly #key: string;
+  readonly #store: RateLimitStore;
+  readonly #mode: 'wait' | 'throw';
+  readonly #maxWaitMs: number;
+  readonly #onRateLimit: ((event: RateLimitEvent) => void) | undefined;
+  readonly #assumed: AssumedWindow;
+  readonly #queue: Waiter[] = [];
+  #inFlight = 0;
+  #lastState: RateLimitState | null = null;
+  #timer: Timer | null = null;
+  #draining = false;
+
+  constructor(options: RateLimiterOptions) {
+    this.#clock = options.clock;
+    this.#key = options.key;
+    this.#store = options.store ?? new MemoryRateLimitStore();
+    this.#mode = options.mode ?? 'wait';
+    this.#maxWaitMs = options.maxWaitMs ?? 120_000;
+    this.#onRateLimit = options.onRateLimit;
+    this.#assumed = options.assumed ?? { limit: 30, windowMs: 60_000 };
+  }
+
+  /** Requests sent and not yet answered. */
+  get inFlight(): number {
+    return this.#inFlight;
+  }
+
+  /** Requests waiting for budget. */
+  get queued(): number {
+    return this.#queue.length;
+  }
+
+  /**
+   * Resolves when one request may be sent; pair each with {@link release}. Rejects with RateLimitError when the wait
+   * would pass `maxWaitMs` (or at once in `throw` mode), and with APIUserAbortError when `signal` aborts.
+   */
+  acquire(signal?: AbortSignal): Promise<void> | undefined {
+    if (signal?.aborted) return Promise.reject(abortError());
+    if (this.#queue.length === 0) {
+      const taken = this.#take();
+      if (!isPromise(taken)) {
+        // Fast path for the in-memory store: no promise at all when budget is left.
+        if (taken.granted) return undefined;
+        return this.#hold(taken.state, signal);
+      }
+      return taken.then((result) => (result.granted ? undefined : this.#hold(result.state, signal)));
+    }
+    const now = this.#clock.now();
+    if (this.#lastState) this.#notifyHeld(this.#lastState, now);
+    return this.#enqueue(signal, now);
+  }
+
+  /** Marks one request as answered (or failed). */
+  release(): void {
+    this.#inFlight = Math.max(0, this.#inFlight - 1);
+  }
+
+  /** Feeds an answer's rate-limit figures back into the budget. Call after {@link release}. */
+  async observe(seen: RateLimitObservation): Promise<void> {
+    const done = this.#store.observe(this.#key, seen, this.#inFlight, this.#clock.now());
+    if (isPromise(done)) await done;
+    // A bigger limit than assumed, or a new window, may free queued calls now.
+    if (this.#queue.length > 0) this.#drainSoon(0);
+  }
+
+  /** The API answered "rate limited" until `resetAt`: hold everything until then. */
+  async block(resetAt: number): Promise<void> {
+    const done = this.#store.block(this.#key, resetAt);
+    if (isPromise(done)) await done;
+  }
+
+  /** Reports a rate-limit answer to `onRateLimit`. */
+  notify(event: RateLimitEvent): void {
+    this.#onRateLimit?.(event);
+  }
+
+  #take(): TakeResult | Promise<TakeResult> {
+    const result = this.#store.take(this.#key, this.#clock.now(), this.#inFlight, this.#assumed);
+    const count = (r: TakeResult) => {
+      this.#lastState = r.state;
+      if (r.granted) this.#inFlight++;
+      return r;
+    };
+    return isPromise(result) ? result.then(count) : count(result);
+  }
+
+  #hold(state: RateLimitState, signal: AbortSignal | undefined): Promise<void> {
+    const now = this.#clock.now();
+    const rejection = this.#refusal(state, now, now);
+    if (rejection) return Promise.reject(rejection);
+    this.#notifyHeld(state, now);
+    return this.#enqueue(signal, now, state.resetAt);
+  }
+
+  /** A RateLimitError when the caller must not wait (throw mode, or the wait passes maxWaitMs); otherwise null. */
+  #refusal(state: RateLimitState, now: number, since: number): RateLimitError | null {
+    const waitMs = Math.max(0, state.resetAt - now);
+    if (this.#mode === 'throw') {
+      return localRateLimitError(state, now, `rateLimit is 'throw'; pass rateLimit: 'wait' to hold requests instead`);
+    }
+    if (state.resetAt - since > this.#maxWaitMs) {
+      return localRateLimitError(
+        state,
+        now,
+        `waiting ${Math.ceil(waitMs / 1000)} s would pass maxRateLimitWait (${this.#maxWaitMs / 1000} s); raise it or retry later`,
+      );
+    }
+    return null;
+  }
+
+  #notifyHeld(state: RateLimitState, now: number): void {
+    this.#onRateLimit?.({
+      reason: 'budget',
+      limit: state.limit,
+      remaining: state.remaining,
+      resetAt: new Date(state.resetAt),
+      waitMs: Math.max(0, state.resetAt - now),
+    });
+  }
+
+  #enqueue(signal: AbortSignal | undefined, since: number, wakeAt?: number): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const waiter: Waiter = {
+        resolve,
+        reject,
+        signal,
+        since,
+        onAbort: () => {
+          const i = this.#queue.indexOf(waiter);
+          if (i >= 0) this.#queue.splice(i, 1);
+          reject(abortError());
+        },
+      };
+      signal?.addEventListener('abort', waiter.onAbort, { once: true });
+      this.#queue.push(waiter);
+      if (wakeAt !== undefined) this.#drainSoon(wakeAt - this.#clock.now());
+      else if (!this.#timer && !this.#draining) this.#drainSoon(0);
+    });
+  }
+
+  #drainSoon(ms: number): void {
+    this.#timer?.cancel();
+    this.#timer = this.#clock.setTimeout(
+      () => {
+        this.#timer = null;
+        void this.#drain();
+      },
+      Math.max(0, ms),
+    );
+  }
+
+  /** Grants queued calls in order while budget lasts, then sleeps until the window resets. */
+  async #drain(): Promise<void> {
+    if (this.#draining) return;
+    this.#draining = true;
+    try {
+      while (this.#queue.length > 0) {
+        const taken = this.#take();
+        const result = isPromise(taken) ? await taken : taken;
+        const head = this.#queue.shift();
+        if (!head) {
+          // Every waiter aborted while an async store answered; hand the budget back by not counting it.
+          if (result.granted) this.release();
+          break;
+        }
+        if (result.granted) {
+          head.signal?.removeEventListener('abort', head.onAbort);
+          head.resolve();
+          continue;
+        }
+        this.#queue.unshift(head);
+        const now = this.#clock.now();
+        // Anyone whose total wait would pass maxWaitMs gives up now rather than at the deadline.
+        for (const waiter of [...this.#queue]) {
+          const refusal = this.#refusal(result.state, now, waiter.since);
+          if (refusal) {
+            this.#queue.splice(this.#queue.indexOf(waiter), 1);
+            waiter.signal?.removeEventListener('abort', waiter.onAbort);
+            waiter.reject(refusal);
+          }
+        }
+        if (this.#queue.length > 0) this.#drainSoon(result.state.resetAt - now);
+        break;
+      }
+    } finally {
+      this.#draining = false;
+    }
+  }
+}
+
+function abortError(): APIUserAbortError {
+  return new APIUserAbortError('The request was aborted by its signal while waiting for rate-limit budget.');
+}
+
+function localRateLimitError(state: RateLimitState, now: number, why: string): RateLimitError {
+  const retryAfter = Math.max(0, Math.ceil((state.resetAt - now) / 1000));
+  return new RateLimitError({
+    status: 429,
+    message: `Rate limit budget spent (${state.remaining} of ${state.limit} requests left until ${new Date(state.resetAt).toISOString()}); the request was not sent: ${why}.`,
+    body: undefined,
+    headers: new Headers(),
+    retryAfter,
+    resetAt: new Date(state.resetAt),
+  });
+}

@@ -1,0 +1,88 @@
+import type * as z from 'zod/mini';
+import { type Issue, ValidationError } from './errors.js';
+
+type RawIssue = z.core.$ZodIssue;
+
+/** Reads the value at `path` in `input`, for telling "missing" from "wrong". */
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let value = input;
+  for (const key of path) {
+    if (value === null || typeof value !== 'object') return undefined;
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return value;
+}
+
+/** One sentence fragment per issue, e.g. `is required`, `must be one of a, b`. Zod/mini ships no messages, so these are ours. */
+function ruleOf(issue: RawIssue, input: unknown): string {
+  if (issue.message && issue.message !== 'Invalid input') return issue.message;
+  switch (issue.code) {
+    case 'invalid_type':
+      if (valueAt(input, issue.path) === undefined) return 'is required';
+      return issue.expected === 'int' ? 'must be an integer' : `must be ${article(issue.expected)} ${issue.expected}`;
+    case 'invalid_value':
+      return `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
+    case 'invalid_union':
+      if ('options' in issue && Array.isArray(issue.options)) {
+        return `must be one of ${issue.options.map((v: unknown) => JSON.stringify(v)).join(', ')}`;
+      }
+      return 'does not match any allowed shape';
+    case 'too_small':
+      return `must be at least ${String(issue.minimum)}${issue.origin === 'string' ? ' characters' : ''}`;
+    case 'too_big':
+      return `must be at most ${String(issue.maximum)}${issue.origin === 'string' ? ' characters' : ''}`;
+    case 'invalid_format':
+      return `must be a valid ${issue.format}`;
+    case 'unrecognized_keys':
+      return `has unknown keys: ${issue.keys.join(', ')}`;
+    default:
+      return 'is invalid';
+  }
+}
+
+function article(word: string): string {
+  return /^[aeiou]/.test(word) ? 'an' : 'a';
+}
+
+/** Renders a path as `data.phone` or `items[2].id`, prefixed (e.g. `body`). */
+export function pathToString(prefix: string, path: readonly PropertyKey[]): string {
+  let out = prefix;
+  for (const key of path) out += typeof key === 'number' ? `[${key}]` : out ? `.${String(key)}` : String(key);
+  return out || '(root)';
+}
+
+/** Turns schema issues into linkgate issues with readable rules. */
+export function toIssues(issues: readonly RawIssue[], input: unknown): Issue[] {
+  return issues.map((issue) => ({ path: issue.path, message: ruleOf(issue, input), code: issue.code }));
+}
+
+/**
+ * Checks `value` against `schema` and returns the parsed value (unknown keys stripped), or throws a
+ * ValidationError naming the field and the rule.
+ * @param operation - e.g. `domains.create`, for the message.
+ * @param prefix - the argument's name, e.g. `body`.
+ */
+export function validate<S extends z.core.$ZodType>(
+  schema: S,
+  value: unknown,
+  operation: string,
+  prefix: string,
+): z.output<S> {
+  const result = (schema as unknown as z.ZodMiniType).safeParse(value);
+  if (result.success) return result.data as z.output<S>;
+  const issues = toIssues(result.error.issues, value);
+  const first = issues[0] ?? { path: [], message: 'is invalid' };
+  const field = pathToString(prefix, first.path);
+  const all = issues.map((i) => `${pathToString(prefix, i.path)} ${i.message}`).join('; ');
+  throw new ValidationError(`${operation}: ${all}. Fix the argument; nothing was sent.`, field, first.message, issues);
+}
+
+/** Checks that a path id is a positive integer, so `undefined` or `"3; drop"` never reaches a URL. */
+export function validateId(value: unknown, name: string, operation: string): number {
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value > 0) return value;
+  const rule = 'must be a positive integer';
+  const got = typeof value === 'string' ? JSON.stringify(value) : String(value);
+  throw new ValidationError(`${operation}: ${name} ${rule} (got ${got}). Nothing was sent.`, name, rule, [
+    { path: [name], message: rule },
+  ]);
+}
