@@ -15,7 +15,8 @@ export async function toMockRequest(request: Request, pathPrefix = ''): Promise<
   let path = url.pathname;
   if (pathPrefix && path.startsWith(pathPrefix)) path = path.slice(pathPrefix.length) || '/';
   if (declaresTooLarge(request.headers.get('content-length'))) {
-    await request.body?.cancel().catch(() => {});
+    // Not awaited: a cancelled body may never settle (msw's intercepted streams don't), and nothing depends on it.
+    request.body?.cancel().catch(() => {});
     return { refusal: bodyTooLargeResponse(path) };
   }
   const body = await readBodyText(request);
@@ -52,7 +53,7 @@ async function readBodyText(request: Request): Promise<string | undefined | type
     if (done) break;
     size += value.byteLength;
     if (size > MAX_BODY_BYTES) {
-      await reader.cancel().catch(() => {});
+      reader.cancel().catch(() => {});
       return TOO_LARGE;
     }
     text += decoder.decode(value, { stream: true });

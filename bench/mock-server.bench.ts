@@ -1,0 +1,234 @@
+// Standalone mock server throughput and start-up, each against its floor measured in the same run.
+//
+// Throughput: requests per second of `startMockServer` (demo seed, rate limit off) for two management reads, side
+// by side with a bare node:http server that answers the very same bytes and headers (captured from the mock first).
+// Each server runs in its own child process; autocannon (20 connections) runs in this process, so the load
+// generator never shares an event loop with the server it measures.
+//
+// Start-up: wall time from spawning `linkgate mock --port 0` (bundled as tsup ships it) to its first 200, against a
+// bare node:http script started the same way.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { createServer, request as httpRequest } from 'node:http';
+import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../', import.meta.url));
+const self = fileURLToPath(import.meta.url);
+const cacheDir = `${root}node_modules/.cache/linkgate-bench`;
+
+const ENDPOINTS = ['/api/account', '/api/domains?limit=15'] as const;
+const CONNECTIONS = 20;
+const WARMUP_S = 1;
+const DURATION_S = 3;
+const ROUNDS = 2;
+const RATIO_TARGET = 0.5;
+const STARTUP_TARGET_MS = 300;
+const STARTUP_RUNS = 7;
+
+interface Captured {
+  status: number;
+  headers: [string, string][];
+  body: string;
+}
+
+interface AutocannonResult {
+  requests: { average: number; total: number };
+  non2xx: number;
+  errors: number;
+}
+type Autocannon = (opts: {
+  url: string;
+  connections: number;
+  duration: number;
+  headers?: Record<string, string>;
+}) => Promise<AutocannonResult>;
+
+const mode = process.argv[2];
+if (mode === 'serve-mock') await serveMock();
+else if (mode === 'serve-bare') await serveBare(JSON.parse(process.argv[3]!) as Record<string, Captured>);
+else await orchestrate();
+
+/** Child: the mock server under test. Prints its URL and a key owning demo domains. */
+async function serveMock(): Promise<void> {
+  const { startMockServer } = await import('../mock/adapters/node-server.js');
+  const server = await startMockServer({ port: 0, seed: 'demo', rateLimit: false });
+  const counts = new Map<number, number>();
+  for (const d of server.backend.store.domains.values()) counts.set(d.userId, (counts.get(d.userId) ?? 0) + 1);
+  const [owner] = [...counts.entries()].sort((a, b) => b[1] - a[1])[0] ?? [undefined];
+  const user = [...server.backend.store.users.values()].find((u) => u.id === owner);
+  process.stdout.write(`${JSON.stringify({ url: server.url, key: user?.apikey ?? server.backend.adminKey })}\n`);
+}
+
+/** Child: the floor, a bare node:http server answering each captured URL with the captured bytes and headers. */
+async function serveBare(answers: Record<string, Captured>): Promise<void> {
+  const routes = new Map(
+    Object.entries(answers).map(([url, a]) => [url, { ...a, body: Buffer.from(a.body, 'base64') }] as const),
+  );
+  const server = createServer((req, res) => {
+    const answer = routes.get(req.url ?? '');
+    if (!answer) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(answer.status, answer.headers.flat());
+    res.end(answer.body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  process.stdout.write(`${JSON.stringify({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` })}\n`);
+}
+
+async function orchestrate(): Promise<void> {
+  const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
+  const mock = await child(['serve-mock']);
+  const headers = { authorization: `Bearer ${mock.info.key}` };
+  const captured: Record<string, Captured> = {};
+  for (const path of ENDPOINTS) captured[path] = await capture(`${mock.info.url}${path}`, headers);
+  const bare = await child(['serve-bare', JSON.stringify(captured)]);
+
+  console.log(
+    `Throughput: autocannon, ${CONNECTIONS} connections, ${ROUNDS} x ${DURATION_S} s per server after ${WARMUP_S} s warm-up;`,
+  );
+  console.log('servers in child processes, load generator in this process. Mock: demo seed, rate limit off.\n');
+  const rows: { path: string; mock: number; bare: number; ratio: number }[] = [];
+  try {
+    for (const path of ENDPOINTS) {
+      const run = async (url: string, duration: number) => {
+        const r = await autocannon({ url: `${url}${path}`, connections: CONNECTIONS, duration, headers });
+        if (r.non2xx > 0 || r.errors > 0) throw new Error(`${url}${path}: ${r.non2xx} non-2xx, ${r.errors} errors`);
+        return r.requests.total / duration;
+      };
+      await run(mock.info.url, WARMUP_S);
+      await run(bare.info.url, WARMUP_S);
+      let mockSum = 0;
+      let bareSum = 0;
+      // Alternate the order each round so drift (thermal, GC of the generator) hits both sides alike.
+      for (let round = 0; round < ROUNDS; round++) {
+        if (round % 2 === 0) {
+          mockSum += await run(mock.info.url, DURATION_S);
+          bareSum += await run(bare.info.url, DURATION_S);
+        } else {
+          bareSum += await run(bare.info.url, DURATION_S);
+          mockSum += await run(mock.info.url, DURATION_S);
+        }
+      }
+      rows.push({ path, mock: mockSum / ROUNDS, bare: bareSum / ROUNDS, ratio: mockSum / bareSum });
+    }
+  } finally {
+    mock.process.kill();
+    bare.process.kill();
+  }
+  for (const r of rows) {
+    const verdict = r.ratio >= RATIO_TARGET ? 'PASS' : 'MISS';
+    console.log(
+      `GET ${r.path.padEnd(22)} mock ${fmt(r.mock)} req/s  bare node:http ${fmt(r.bare)} req/s  ratio ${r.ratio.toFixed(2)}  (target >= ${RATIO_TARGET}) ${verdict}`,
+    );
+  }
+  await startup();
+}
+
+/** Start-up to first answered request, median of several spawns, for the bundled CLI, the tsx path and the floor. */
+async function startup(): Promise<void> {
+  mkdirSync(cacheDir, { recursive: true });
+  const { build } = await import('esbuild');
+  // The CLI as tsup ships it: one ESM file, dependencies left to node_modules.
+  await build({
+    entryPoints: [`${root}mock/cli.ts`],
+    outfile: `${cacheDir}/cli.mjs`,
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node22',
+    packages: 'external',
+    logLevel: 'error',
+  });
+  writeFileSync(
+    `${cacheDir}/bare.mjs`,
+    `import { createServer } from 'node:http';
+const s = createServer((req, res) => res.end('{"error":0}'));
+s.listen(0, '127.0.0.1', () => console.log('listening on http://127.0.0.1:' + s.address().port));
+process.on('SIGTERM', () => process.exit(0));
+`,
+  );
+  const args = ['mock', '--port', '0', '--seed', 'demo', '--admin-key', 'bench-admin-key'];
+  const cli = await medianStartup([`${cacheDir}/cli.mjs`, ...args]);
+  const tsx = await medianStartup(['--import', 'tsx', `${root}mock/cli.ts`, ...args]);
+  const floor = await medianStartup([`${cacheDir}/bare.mjs`]);
+  console.log(`\nStart-up to first 200 (median of ${STARTUP_RUNS} spawns):`);
+  console.log(
+    `linkgate mock (bundled, as published) ${cli.toFixed(0)} ms  bare node:http script ${floor.toFixed(0)} ms  ratio ${(floor / cli).toFixed(2)}  (target < ${STARTUP_TARGET_MS} ms) ${cli < STARTUP_TARGET_MS ? 'PASS' : 'MISS'}`,
+  );
+  console.log(`linkgate mock via tsx (npm start, for reference) ${tsx.toFixed(0)} ms`);
+}
+
+async function medianStartup(nodeArgs: string[]): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < STARTUP_RUNS; i++) {
+    const started = performance.now();
+    const proc = spawn(process.execPath, nodeArgs, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+    const url = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      proc.stdout.on('data', (d) => {
+        out += d;
+        const m = /listening on (http:\/\/\S+)/.exec(out);
+        if (m) resolve(m[1]!);
+      });
+      proc.on('exit', (code) => reject(new Error(`exited with ${code} before listening: ${out}`)));
+    });
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = httpRequest(`${url}/api/account`, { headers: { authorization: 'Bearer bench-admin-key' } }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    times.push(performance.now() - started);
+    if (status !== 200) throw new Error(`first answer was ${status}, not 200`);
+    proc.kill('SIGTERM');
+    await new Promise((resolve) => proc.once('exit', resolve));
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(times.length / 2)]!;
+}
+
+/** The mock's answer as bytes + headers (minus those node:http adds itself), for the bare server to replay. */
+function capture(url: string, headers: Record<string, string>): Promise<Captured> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const pairs: [string, string][] = [];
+        for (let i = 0; i < res.rawHeaders.length; i += 2) {
+          const name = res.rawHeaders[i]!;
+          if (!['date', 'connection', 'keep-alive'].includes(name.toLowerCase()))
+            pairs.push([name, res.rawHeaders[i + 1]!]);
+        }
+        if (res.statusCode !== 200) reject(new Error(`${url} answered ${res.statusCode}`));
+        resolve({ status: res.statusCode!, headers: pairs, body: Buffer.concat(chunks).toString('base64') });
+      });
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+async function child(args: string[]): Promise<{ process: ChildProcess; info: { url: string; key: string } }> {
+  const proc = spawn(process.execPath, ['--import', 'tsx', self, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const info = await new Promise<{ url: string; key: string }>((resolve, reject) => {
+    let out = '';
+    proc.stdout!.on('data', (d) => {
+      out += d;
+      const line = out.split('\n')[0];
+      if (out.includes('\n') && line) resolve(JSON.parse(line));
+    });
+    proc.on('exit', (code) => reject(new Error(`server child exited with ${code}`)));
+  });
+  return { process: proc, info };
+}
+
+function fmt(n: number): string {
+  return Math.round(n).toLocaleString('en-US').padStart(7);
+}

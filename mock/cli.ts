@@ -1,0 +1,194 @@
+// `linkgate mock`: the reference server of both APIs on plain node:http, for apps and tests in any language.
+// No msw here: the CLI serves the runtime-neutral core through mock/adapters/node-server.ts only.
+import { parseArgs } from 'node:util';
+import { type MockServer, startMockServer } from './adapters/node-server.js';
+import type { MockBackendOptions } from './backend.js';
+import type { RateLimitOptions } from './rate-limit.js';
+
+const HELP = `Usage: linkgate mock [options]
+
+Serves a stateful reference backend of the management API (/api/...) and the messaging gateway over HTTP,
+with CORS for browser apps. Data lives in memory and is gone when the server stops.
+
+Options:
+  --port <n>            TCP port, 0 for any free port                    (default 4010)
+  --host <address>      interface to bind; 0.0.0.0 exposes it on the LAN (default 127.0.0.1)
+  --admin-key <key>     API key of the admin user                       (default: generated)
+  --seed <demo|empty>   demo: users, domains, pixels, QR codes, plans;  (default demo)
+                        empty: the admin user alone
+  --rate-limit <rule>   per-key management limit as <requests>/<seconds>s
+                        (e.g. 30/60s) or "off"                          (default 30/60s)
+  -h, --help            show this help
+
+Stop with Ctrl+C (SIGINT) or SIGTERM.
+`;
+// Gateway engineer: document --messaging-key <key> and --control-token <token> in HELP above.
+
+/** The flags `linkgate mock` accepts, for node:util parseArgs. */
+const FLAGS = {
+  port: { type: 'string' },
+  host: { type: 'string' },
+  'admin-key': { type: 'string' },
+  seed: { type: 'string' },
+  'rate-limit': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+  // Gateway engineer: add 'messaging-key' and 'control-token' here (type 'string'), then read them in serverOptions().
+} as const;
+
+type Flags = ReturnType<typeof parseArgs<{ options: typeof FLAGS; allowPositionals: true; strict: true }>>['values'];
+
+/** A command-line mistake: printed without a stack trace, exit code 2. */
+class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+async function main(argv: string[]): Promise<void> {
+  let parsed: { values: Flags; positionals: string[] };
+  try {
+    parsed = parseArgs({ args: argv, options: FLAGS, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError(flagError(error as NodeJS.ErrnoException));
+  }
+  const { values, positionals } = parsed;
+  const [command, ...extra] = positionals;
+  if (values.help && (command === undefined || command === 'mock')) {
+    process.stdout.write(HELP);
+    return;
+  }
+  if (command !== 'mock') {
+    throw new UsageError(
+      command === undefined
+        ? 'No command given; the command is "mock".'
+        : `Unknown command "${command}"; the command is "mock".`,
+    );
+  }
+  if (extra.length > 0) throw new UsageError(`Unexpected argument "${extra[0]}"; options start with --.`);
+
+  const options = serverOptions(values);
+  let server: MockServer;
+  try {
+    server = await startMockServer(options);
+  } catch (error) {
+    throw listenError(error, options.host, options.port);
+  }
+  printBanner(server, options);
+  stopOnSignals(server);
+}
+
+/** parseArgs' message, with the list of known flags when the flag was unknown. */
+function flagError(error: NodeJS.ErrnoException): string {
+  if (error.code !== 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return error.message;
+  const flag = /'([^']+)'/.exec(error.message)?.[1] ?? 'given';
+  const known = Object.keys(FLAGS).map((name) => `--${name}`);
+  return `Unknown option ${flag}; the options are ${known.join(', ')}.`;
+}
+
+/** Turns the flags into startMockServer options, or throws a UsageError naming the flag and its rule. */
+function serverOptions(values: Flags): MockBackendOptions & { port: number; host: string } {
+  const options: MockBackendOptions & { port: number; host: string } = {
+    port: parsePort(values.port),
+    host: values.host ?? '127.0.0.1',
+    seed: parseSeed(values.seed),
+    rateLimit: parseRateLimit(values['rate-limit']),
+  };
+  if (values.host !== undefined && values.host.trim() === '') {
+    throw new UsageError('--host must be an interface address such as 127.0.0.1 or 0.0.0.0; got an empty value.');
+  }
+  if (values['admin-key'] !== undefined) {
+    const key = values['admin-key'];
+    if (key === '' || /\s/.test(key)) throw new UsageError('--admin-key must be a non-empty string without spaces.');
+    options.adminKey = key;
+  }
+  // Gateway engineer: map --messaging-key and --control-token onto the backend options here.
+  return options;
+}
+
+function parsePort(value: string | undefined): number {
+  if (value === undefined) return 4010;
+  const port = /^\d{1,5}$/.test(value) ? Number(value) : Number.NaN;
+  if (!(port >= 0 && port <= 65535)) {
+    throw new UsageError(`--port must be a whole number from 0 to 65535 (0 picks a free port); got "${value}".`);
+  }
+  return port;
+}
+
+function parseSeed(value: string | undefined): 'demo' | 'empty' {
+  if (value === undefined) return 'demo';
+  if (value === 'demo' || value === 'empty') return value;
+  throw new UsageError(`--seed must be "demo" or "empty"; got "${value}".`);
+}
+
+function parseRateLimit(value: string | undefined): RateLimitOptions | false | undefined {
+  if (value === undefined) return undefined;
+  if (value === 'off') return false;
+  const match = /^(\d+)\/(\d+)s$/.exec(value);
+  const limit = Number(match?.[1]);
+  const seconds = Number(match?.[2]);
+  if (!match || limit < 1 || seconds < 1) {
+    throw new UsageError(
+      `--rate-limit must be <requests>/<seconds>s with both at least 1 (e.g. 30/60s), or "off"; got "${value}".`,
+    );
+  }
+  return { limit, windowMs: seconds * 1000 };
+}
+
+function listenError(error: unknown, host: string, port: number): Error {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'EADDRINUSE') {
+    return new Error(
+      `Port ${port} on ${host} is already in use; pass --port with another port, or --port 0 for any free one.`,
+    );
+  }
+  if (code === 'EACCES') return new Error(`Not allowed to listen on port ${port}; use a port above 1023.`);
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') {
+    return new Error(`--host ${host} is not an address of this machine; use 127.0.0.1 or 0.0.0.0.`);
+  }
+  return new Error(`Could not start the mock server on ${host}:${port}: ${(error as Error).message}`);
+}
+
+function printBanner(server: MockServer, options: MockBackendOptions): void {
+  const users = [...server.backend.store.users.values()];
+  const width = Math.max(8, ...users.map((u) => u.username.length));
+  const limit = options.rateLimit === false ? 'off' : describeLimit(server.backend.options.rateLimit);
+  const lines = [
+    `linkgate mock listening on ${server.url}`,
+    `  seed: ${options.seed}, rate limit: ${limit}`,
+    '',
+    `  API keys (send as "Authorization: Bearer <key>"):`,
+    ...users.map((u) => `    ${u.username.padEnd(width)}  ${u.apikey}${u.admin ? '  (admin)' : ''}`),
+    '',
+    'Stop with Ctrl+C.',
+    '',
+  ];
+  process.stdout.write(lines.join('\n'));
+}
+
+function describeLimit(rule: RateLimitOptions | false): string {
+  return rule === false ? 'off' : `${rule.limit} requests per ${rule.windowMs / 1000} s per key`;
+}
+
+function stopOnSignals(server: MockServer): void {
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    // A second Ctrl+C while connections drain exits at once.
+    if (stopping) process.exit(130);
+    stopping = true;
+    process.stdout.write(`\n${signal} received, stopping.\n`);
+    // Keep-alive connections of busy clients would otherwise hold the close open.
+    setTimeout(() => process.exit(0), 2_000).unref();
+    server.close().then(
+      () => process.exit(0),
+      () => process.exit(0),
+    );
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  const usage = error instanceof UsageError;
+  process.stderr.write(
+    `linkgate: ${(error as Error).message}\n${usage ? 'Run "linkgate mock --help" for usage.\n' : ''}`,
+  );
+  process.exit(usage ? 2 : 1);
+});

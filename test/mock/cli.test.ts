@@ -1,0 +1,101 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const children: ChildProcess[] = [];
+afterEach(() => {
+  for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+});
+
+/** Starts `linkgate <args>` from the sources, as `npm start` does. */
+function cli(args: string[]) {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'mock/cli.ts', ...args], { cwd: root });
+  children.push(child);
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => {
+    stdout += d;
+  });
+  child.stderr.on('data', (d) => {
+    stderr += d;
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const printed = (pattern: RegExp) =>
+    new Promise<RegExpExecArray>((resolve, reject) => {
+      const check = () => {
+        const match = pattern.exec(stdout);
+        if (match) resolve(match);
+      };
+      child.stdout.on('data', check);
+      exited.then(() => reject(new Error(`exited before printing ${pattern}; stdout: ${stdout} stderr: ${stderr}`)));
+      check();
+    });
+  return { child, exited, printed, out: () => stdout, err: () => stderr };
+}
+
+describe('linkgate mock', () => {
+  it('prints its URL and keys, serves requests, and exits 0 on SIGTERM', async () => {
+    const run = cli(['mock', '--port', '0', '--seed', 'demo', '--admin-key', 'cli-admin-key']);
+    const [, url] = await run.printed(/listening on (http:\/\/127\.0\.0\.1:\d+)/);
+    await run.printed(/Stop with Ctrl\+C/);
+    expect(run.out()).toMatch(/cli-admin-key\s+\(admin\)/);
+
+    const res = await fetch(`${url}/api/account`, { headers: { authorization: 'Bearer cli-admin-key' } });
+    expect(res.status).toBe(200);
+    expect((await res.json()).error).toBe(0);
+
+    run.child.kill('SIGTERM');
+    expect(await run.exited).toBe(0);
+  });
+
+  it('turns the rate limit off with --rate-limit off', async () => {
+    const run = cli(['mock', '--port', '0', '--seed', 'empty', '--rate-limit', 'off', '--admin-key', 'k-off']);
+    const [, url] = await run.printed(/listening on (\S+)/);
+    expect(run.out()).toContain('rate limit: off');
+    const res = await fetch(`${url}/api/account`, { headers: { authorization: 'Bearer k-off' } });
+    expect(res.headers.get('x-ratelimit-limit')).toBeNull();
+    run.child.kill('SIGINT');
+    expect(await run.exited).toBe(0);
+  });
+
+  it('rejects an unknown flag with exit code 2, naming it, without a stack trace', async () => {
+    const run = cli(['mock', '--prot', '4010']);
+    expect(await run.exited).toBe(2);
+    expect(run.err()).toContain('Unknown option --prot');
+    expect(run.err()).toContain('--port');
+    expect(run.err()).not.toMatch(/\n\s+at /);
+  });
+
+  it('rejects a bad flag value with exit code 2, naming the flag and its rule', async () => {
+    const bad = [
+      [['mock', '--port', '70000'], '--port must be a whole number from 0 to 65535'],
+      [['mock', '--rate-limit', '30/min'], '--rate-limit must be <requests>/<seconds>s'],
+    ] as const;
+    for (const [args, message] of bad) {
+      const run = cli([...args]);
+      expect(await run.exited).toBe(2);
+      expect(run.err()).toContain(message);
+    }
+  });
+
+  it('says when the port is taken, with exit code 1', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = (taken.address() as { port: number }).port;
+    try {
+      const run = cli(['mock', '--port', String(port)]);
+      expect(await run.exited).toBe(1);
+      expect(run.err()).toContain(`Port ${port} on 127.0.0.1 is already in use`);
+    } finally {
+      taken.close();
+    }
+  });
+
+  it('prints usage with --help and exits 0', async () => {
+    const run = cli(['mock', '--help']);
+    expect(await run.exited).toBe(0);
+    expect(run.out()).toContain('Usage: linkgate mock');
+  });
+});

@@ -1,0 +1,111 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createMockBackend, MAX_BODY_BYTES } from 'linkgate/mock';
+import { HttpResponse, http } from 'msw';
+import { setupServer } from 'msw/node';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+
+// A real server standing for "the rest of the network": requests msw does not handle reach it.
+let network: Server;
+let networkUrl: string;
+beforeAll(async () => {
+  network = createServer((_req, res) => res.end('from the network'));
+  await new Promise<void>((resolve) => network.listen(0, '127.0.0.1', resolve));
+  networkUrl = `http://127.0.0.1:${(network.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((resolve) => network.close(() => resolve())));
+
+const server = setupServer();
+beforeAll(() => server.listen({ onUnhandledFrame: 'bypass' }));
+afterEach(() => server.resetHandlers());
+afterAll(() => server.close());
+
+const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
+
+describe('backend.handlers without baseUrl', () => {
+  it('is one catch-all handler', () => {
+    expect(createMockBackend().handlers).toHaveLength(1);
+  });
+
+  it('answers /api/... on any origin', async () => {
+    const backend = createMockBackend();
+    server.resetHandlers(...backend.handlers);
+    for (const origin of ['https://api.example.com', 'http://localhost:3000', networkUrl]) {
+      const res = await fetch(`${origin}/api/account`, { headers: bearer(backend.adminKey) });
+      expect(res.status).toBe(200);
+      expect((await res.json()).data.username).toBeTypeOf('string');
+    }
+  });
+
+  it('lets requests outside the mock paths through to the network', async () => {
+    server.resetHandlers(...createMockBackend().handlers);
+    expect(await (await fetch(`${networkUrl}/health`)).text()).toBe('from the network');
+    expect(await (await fetch(`${networkUrl}/apiary`)).text()).toBe('from the network');
+  });
+
+  it("lets a test's own server.use(...) override win for its path while other paths still reach the mock", async () => {
+    const backend = createMockBackend();
+    server.resetHandlers(...backend.handlers);
+    server.use(http.get('*/api/account', () => HttpResponse.json({ error: 1, message: 'overridden' })));
+
+    const overridden = await fetch('https://api.example.com/api/account', { headers: bearer(backend.adminKey) });
+    expect((await overridden.json()).message).toBe('overridden');
+    const domains = await fetch('https://api.example.com/api/domains', { headers: bearer(backend.adminKey) });
+    expect((await domains.json()).error).toBe('0');
+  });
+
+  it('refuses a body over 1 MB with 413', async () => {
+    const backend = createMockBackend();
+    server.resetHandlers(...backend.handlers);
+    const res = await fetch('https://api.example.com/api/domain/add', {
+      method: 'POST',
+      headers: { ...bearer(backend.adminKey), 'content-type': 'application/json' },
+      body: JSON.stringify({ domain: 'https://big.example', pad: 'x'.repeat(MAX_BODY_BYTES) }),
+    });
+    expect(res.status).toBe(413);
+    expect(backend.store.domains.size).toBe(0);
+  });
+});
+
+describe('backend.handlers with baseUrl', () => {
+  it('answers only requests under baseUrl', async () => {
+    const backend = createMockBackend({ baseUrl: 'https://api.example.com' });
+    server.resetHandlers(...backend.handlers);
+
+    const res = await fetch('https://api.example.com/api/account', { headers: bearer(backend.adminKey) });
+    expect(res.status).toBe(200);
+    expect(await (await fetch(`${networkUrl}/api/account`)).text()).toBe('from the network');
+  });
+
+  it("strips baseUrl's path prefix before routing", async () => {
+    const backend = createMockBackend({ baseUrl: 'https://example.com/v3/' });
+    server.resetHandlers(...backend.handlers);
+
+    const res = await fetch('https://example.com/v3/api/account', { headers: bearer(backend.adminKey) });
+    expect((await res.json()).error).toBe(0);
+  });
+
+  it('rejects a baseUrl that is not an absolute http(s) URL, naming the option', () => {
+    expect(() => createMockBackend({ baseUrl: 'api.example.com' })).toThrow(
+      /baseUrl must be an absolute http\(s\) URL/,
+    );
+    expect(() => createMockBackend({ baseUrl: 'ftp://api.example.com' })).toThrow(/baseUrl must use http or https/);
+  });
+});
+
+describe('backend.fetch', () => {
+  it('answers a Request directly, without msw listening', async () => {
+    const backend = createMockBackend();
+    const res = await backend.fetch(
+      new Request('https://anywhere.example/api/account', { headers: bearer(backend.adminKey) }),
+    );
+    expect(res.status).toBe(200);
+    expect((await res.json()).error).toBe(0);
+  });
+
+  it('resolves a relative path against baseUrl', async () => {
+    const backend = createMockBackend({ baseUrl: 'https://example.com/v3' });
+    const res = await backend.fetch('/api/account', { headers: bearer(backend.adminKey) });
+    expect((await res.json()).error).toBe(0);
+  });
+});
