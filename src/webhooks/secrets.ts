@@ -55,7 +55,7 @@ export function compileSecrets(option: WebhookSecretOption | undefined, where = 
       throw new TypeError(`${where}.devices must be an object of device id to secret.`);
     }
     for (const [deviceId, secrets] of Object.entries(devices)) {
-      byDevice.set(deviceId, secretList(secrets, `${where}.devices[${JSON.stringify(deviceId)}]`, 'device'));
+      byDevice.set(deviceId, secretList(secrets, `${where}.devices[${quote(deviceId)}]`, 'device'));
     }
   }
   if (tenantBytes.length === 0 && byDevice.size === 0) {
@@ -103,4 +103,9 @@ function checkShape(secret: unknown, where: string, kind: 'tenant' | 'device' | 
             ? ' (it is a tenant secret; put it under tenant)'
             : '';
   throw new TypeError(`${where} is not ${what}: ${rule}${hint}.`);
+}
+
+/** A device id as a JS string literal in single quotes, as users write it in their config. */
+function quote(id: string): string {
+  return `'${id.replace(/[\\']/g, '\\$&')}'`;
 }

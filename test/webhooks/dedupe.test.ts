@@ -1,0 +1,124 @@
+import { describe, expect, it, vi } from 'vitest';
+import {
+  createTestDelivery,
+  createWebhookHandler,
+  type DedupeStore,
+  MemoryDedupeStore,
+  verifyWebhookDelivery,
+  verifyWebhookSync,
+} from '../../src/webhooks/index.js';
+import { clockAtNow, messageReceived, NOW_S, TENANT_SECRET } from './fixtures.js';
+
+const send = (deliveryId = 'd-1') =>
+  createTestDelivery({ event: messageReceived, secret: TENANT_SECRET, timestamp: NOW_S, deliveryId });
+
+describe('MemoryDedupeStore', () => {
+  it('remembers an id until its TTL runs out', () => {
+    let now = 0;
+    const store = new MemoryDedupeStore({ now: () => now });
+    store.add('a', 1000);
+    now = 999;
+    expect(store.has('a')).toBe(true);
+    now = 1000;
+    expect(store.has('a')).toBe(false);
+  });
+
+  it('evicts the oldest id once max is passed', () => {
+    const store = new MemoryDedupeStore({ max: 3 });
+    for (const id of ['a', 'b', 'c', 'd']) store.add(id, 60_000);
+    expect(store.size).toBe(3);
+    expect(['a', 'b', 'c', 'd'].map((id) => store.has(id))).toEqual([false, true, true, true]);
+  });
+
+  it('counts a re-added id as the newest', () => {
+    const store = new MemoryDedupeStore({ max: 2 });
+    store.add('a', 60_000);
+    store.add('b', 60_000);
+    store.add('a', 60_000);
+    store.add('c', 60_000);
+    expect([store.has('a'), store.has('b'), store.has('c')]).toEqual([true, false, true]);
+  });
+
+  it('refuses a max that is not a positive integer', () => {
+    expect(() => new MemoryDedupeStore({ max: 0 })).toThrow(/options\.max must be a positive integer/);
+  });
+});
+
+describe('a repeated delivery is acknowledged, not handled twice', () => {
+  it('verifyWebhookDelivery reports the second arrival as a duplicate', async () => {
+    const options = { secret: TENANT_SECRET, clock: clockAtNow(), dedupe: new MemoryDedupeStore() };
+    expect((await verifyWebhookDelivery(send().request, options)).duplicate).toBe(false);
+    const again = await verifyWebhookDelivery(send().request, options);
+    expect(again).toMatchObject({ duplicate: true, deliveryId: 'd-1', event: { event: 'message.received' } });
+  });
+
+  it('verifyWebhookSync throws a duplicate error for the second arrival', () => {
+    const options = { secret: TENANT_SECRET, clock: clockAtNow(), dedupe: new MemoryDedupeStore() };
+    const { headers, body } = send();
+    verifyWebhookSync({ headers, body }, options);
+    expect(() => verifyWebhookSync({ headers, body }, options)).toThrow(expect.objectContaining({ code: 'duplicate' }));
+  });
+
+  it('does not record deliveries that fail verification', async () => {
+    const dedupe = new MemoryDedupeStore();
+    const { headers } = send();
+    await expect(
+      verifyWebhookDelivery({ headers, body: '{' }, { secret: TENANT_SECRET, clock: clockAtNow(), dedupe }),
+    ).rejects.toMatchObject({ code: 'invalid_json' });
+    expect(dedupe.has('d-1')).toBe(false);
+  });
+
+  it('the handler answers 200 to a duplicate without calling the handler again', async () => {
+    const handled = vi.fn();
+    const handler = createWebhookHandler({
+      secret: TENANT_SECRET,
+      clock: clockAtNow(),
+      dedupe: new MemoryDedupeStore(),
+      on: { 'message.received': handled },
+    });
+    const first = await handler(send().request);
+    const second = await handler(send().request);
+    expect([first.status, second.status]).toEqual([200, 200]);
+    expect(await second.json()).toEqual({ status: 'success' });
+    expect(handled).toHaveBeenCalledTimes(1);
+  });
+
+  it('forgets a delivery whose handler failed, so the gateway retry runs it again', async () => {
+    const handled = vi.fn().mockRejectedValueOnce(new Error('db down')).mockResolvedValueOnce(undefined);
+    const handler = createWebhookHandler({
+      secret: TENANT_SECRET,
+      clock: clockAtNow(),
+      dedupe: new MemoryDedupeStore(),
+      on: { 'message.received': handled },
+      onError: () => {},
+    });
+    expect((await handler(send().request)).status).toBe(500);
+    expect((await handler(send().request)).status).toBe(200);
+    expect(handled).toHaveBeenCalledTimes(2);
+  });
+
+  it('works with an async store such as Redis', async () => {
+    const ids = new Set<string>();
+    const store: DedupeStore = {
+      has: async (id) => ids.has(id),
+      add: async (id) => void ids.add(id),
+    };
+    const handled = vi.fn();
+    const handler = createWebhookHandler({ secret: TENANT_SECRET, clock: clockAtNow(), dedupe: store, on: { 'message.received': handled } });
+    await handler(send('x').request);
+    await handler(send('x').request);
+    await handler(send('y').request);
+    expect(handled).toHaveBeenCalledTimes(2);
+    expect([...ids]).toEqual(['x', 'y']);
+  });
+
+  it('answers 500 (so the gateway retries) when the store itself fails', async () => {
+    const store: DedupeStore = { has: async () => Promise.reject(new Error('redis down')), add: () => {} };
+    const onError = vi.fn();
+    const handler = createWebhookHandler({ secret: TENANT_SECRET, clock: clockAtNow(), dedupe: store, onError });
+    const response = await handler(send().request);
+    expect(response.status).toBe(500);
+    expect(await response.json()).toMatchObject({ status: 'error', code: 'internal_error' });
+    expect(onError).toHaveBeenCalledWith(expect.objectContaining({ message: 'redis down' }), { acknowledged: false });
+  });
+});
