@@ -1,10 +1,11 @@
 import * as z from 'zod/mini';
-import { QR_DATA_BY_TYPE, QrCreate, type QrType, QrUpdate } from '../../src/schemas/qr.js';
+import { QR_DATA_BY_TYPE, QrCreate, type QrData, type QrType, QrUpdate } from '../../src/schemas/qr.js';
 import { pagedResponse, readPageRequest } from '../paging.js';
 import { qrImageLink } from '../qr-image.js';
 import { RequestRejection, success } from '../responses.js';
 import { emptyStats, type QrRow } from '../store.js';
 import type { ManagementRoute } from './group.js';
+import { encodeQrContent } from './qr-content.js';
 import { ownedBy, ownRow, toQr } from './records.js';
 import { type IssueText, parseWith, readId, readJsonBody } from './validation.js';
 
@@ -18,6 +19,19 @@ function qrMessage(issues: IssueText[]): string | undefined {
     return BAD_FORMAT;
   if (issues.some((i) => i.field === 'logo')) return BAD_LOGO;
   return undefined;
+}
+
+/** Bytes a QR code holds at error-correction level M (version 40, byte mode). */
+const QR_CAPACITY_BYTES = 2331;
+
+/** Rejects content no QR code can hold, so the image link never breaks. */
+function checkCapacity(type: QrType, data: QrData): void {
+  const bytes = new TextEncoder().encode(encodeQrContent(type, data)).length;
+  if (bytes > QR_CAPACITY_BYTES) {
+    throw new RequestRejection(BAD_FORMAT, {
+      issues: [`data: must encode to at most ${QR_CAPACITY_BYTES} bytes (got ${bytes})`],
+    });
+  }
 }
 
 /** An optional `name` (not in the spec's body table, accepted so codes can be told apart), trimmed, max 100. */
@@ -58,6 +72,7 @@ export const qrRoutes: ManagementRoute[] = [
       const { core, user } = context;
       const raw = readJsonBody(req);
       const body = parseWith(QrCreate, raw, { message: qrMessage });
+      checkCapacity(body.type, body.data);
       const name = readName(raw);
       const row = core.store.addQr(user.id, {
         type: body.type,
@@ -86,6 +101,7 @@ export const qrRoutes: ManagementRoute[] = [
         { data: body.data },
         { message: () => BAD_FORMAT },
       );
+      checkCapacity(type, data);
       const name = readName(raw);
       row.type = type;
       row.data = data;
