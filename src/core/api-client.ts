@@ -115,6 +115,9 @@ interface Received {
 
 const TIMED_OUT = Symbol('timed out');
 
+/** A call answered "rate limited" this many times in a row gives up: someone else is spending the budget. */
+const MAX_RATE_LIMIT_ANSWERS = 5;
+
 /** FNV-1a: a short fingerprint so stores never see the key itself. */
 function fingerprint(text: string): string {
   let hash = 0x811c9dc5;
@@ -250,7 +253,7 @@ export class APIClient {
     };
     const body = spec.body === undefined ? undefined : JSON.stringify(spec.body);
     let retries = 0;
-    let rateLimitedSince: number | undefined;
+    let rateLimitAnswers = 0;
 
     for (;;) {
       if (signal?.aborted) throw userAbort(spec);
@@ -289,8 +292,8 @@ export class APIClient {
       if (!failure) return { data: this.#parse(spec, answer), response };
 
       if (failure instanceof RateLimitError) {
-        rateLimitedSince ??= now;
-        await this.#waitOutRateLimit(spec, failure, rateLimitedSince, signal);
+        rateLimitAnswers++;
+        await this.#waitOutRateLimit(spec, failure, rateLimitAnswers, signal);
         continue;
       }
       if (retries < maxRetries && this.#retry.allows(spec.method, 'status', failure.status)) {
@@ -407,14 +410,16 @@ export class APIClient {
   async #waitOutRateLimit(
     spec: RequestSpec<z.core.$ZodType, unknown>,
     failure: RateLimitError,
-    since: number,
+    answers: number,
     signal: AbortSignal | undefined,
   ): Promise<void> {
     const now = this.#clock.now();
     // Never spin: a rate-limit answer always waits at least a second.
     const resetAt = Math.max(failure.resetAt.getTime(), now + 1000);
-    if (this.#rateLimitMode === 'throw' || resetAt - since > this.#maxRateLimitWait) throw failure;
     const waitMs = resetAt - now;
+    if (this.#rateLimitMode === 'throw' || waitMs > this.#maxRateLimitWait || answers > MAX_RATE_LIMIT_ANSWERS) {
+      throw failure;
+    }
     const event: RateLimitEvent = {
       reason: 'answer',
       limit: this.#lastRateLimit?.limit ?? 0,

@@ -19,7 +19,7 @@ export class LinkgateError extends Error {
    * During paging: the page number whose fetch failed, so `list({ ...query, page: error.page })` resumes there.
    * Undefined outside pagination.
    */
-  page?: number;
+  declare page?: number;
 
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);

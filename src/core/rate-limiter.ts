@@ -50,7 +50,6 @@ interface Waiter {
   reject: (error: unknown) => void;
   signal: AbortSignal | undefined;
   onAbort: () => void;
-  since: number;
 }
 
 const isPromise = <T>(value: T | Promise<T>): value is Promise<T> =>
@@ -135,7 +134,7 @@ export class RateLimiter {
     }
     const now = this.#clock.now();
     if (this.#lastState) this.#notifyHeld(this.#lastState, now);
-    return this.#enqueue(signal, now);
+    return this.#enqueue(signal);
   }
 
   /** Marks one request as answered (or failed). */
@@ -174,19 +173,22 @@ export class RateLimiter {
 
   #hold(state: RateLimitState, signal: AbortSignal | undefined): Promise<void> {
     const now = this.#clock.now();
-    const rejection = this.#refusal(state, now, now);
+    const rejection = this.#refusal(state, now);
     if (rejection) return Promise.reject(rejection);
     this.#notifyHeld(state, now);
-    return this.#enqueue(signal, now, state.resetAt);
+    return this.#enqueue(signal, state.resetAt);
   }
 
-  /** A RateLimitError when the caller must not wait (throw mode, or the wait passes maxWaitMs); otherwise null. */
-  #refusal(state: RateLimitState, now: number, since: number): RateLimitError | null {
+  /**
+   * A RateLimitError when the caller must not wait (throw mode, or this wait for the window to reset passes
+   * maxWaitMs); otherwise null. Each wait is judged on its own, so a long queue drains window by window.
+   */
+  #refusal(state: RateLimitState, now: number): RateLimitError | null {
     const waitMs = Math.max(0, state.resetAt - now);
     if (this.#mode === 'throw') {
       return localRateLimitError(state, now, `rateLimit is 'throw'; pass rateLimit: 'wait' to hold requests instead`);
     }
-    if (state.resetAt - since > this.#maxWaitMs) {
+    if (waitMs > this.#maxWaitMs) {
       return localRateLimitError(
         state,
         now,
@@ -206,13 +208,12 @@ export class RateLimiter {
     });
   }
 
-  #enqueue(signal: AbortSignal | undefined, since: number, wakeAt?: number): Promise<void> {
+  #enqueue(signal: AbortSignal | undefined, wakeAt?: number): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       const waiter: Waiter = {
         resolve,
         reject,
         signal,
-        since,
         onAbort: () => {
           const i = this.#queue.indexOf(waiter);
           if (i >= 0) this.#queue.splice(i, 1);
@@ -258,11 +259,10 @@ export class RateLimiter {
         }
         this.#queue.unshift(head);
         const now = this.#clock.now();
-        // Anyone whose total wait would pass maxWaitMs gives up now rather than at the deadline.
-        for (const waiter of [...this.#queue]) {
-          const refusal = this.#refusal(result.state, now, waiter.since);
-          if (refusal) {
-            this.#queue.splice(this.#queue.indexOf(waiter), 1);
+        // When the next reset is too far off (e.g. after a long Retry-After), every waiter gives up now.
+        const refusal = this.#refusal(result.state, now);
+        if (refusal) {
+          for (const waiter of this.#queue.splice(0)) {
             waiter.signal?.removeEventListener('abort', waiter.onAbort);
             waiter.reject(refusal);
           }

@@ -1,0 +1,80 @@
+/**
+ * `useMockApi()`: a fresh reference backend (msw `setupServer`) and a ManualClock shared by the mock and the SDK for
+ * every test, plus `settle()` to drive the clock until a promise settles. SDK tests talk only to the reference mock.
+ */
+import { Linkgate, type LinkgateOptions } from 'linkgate';
+import { createMockBackend, ManualClock, type MockBackend, type MockBackendOptions } from 'linkgate/mock';
+import { type SetupServer, setupServer } from 'msw/node';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
+
+/** The origin SDK tests address; msw answers it. */
+export const BASE_URL = 'http://linkgate.test';
+
+/** What a suite works with; replaced before every test. */
+export interface SdkTestContext {
+  /** This test's backend. */
+  backend: MockBackend;
+  /** The clock shared by the backend and the clients. */
+  clock: ManualClock;
+  /** The msw server, for `server.use(...)` overrides of one request. */
+  server: SetupServer;
+  /** A client for the backend's admin, on the shared clock; `options` override. */
+  client(options?: LinkgateOptions): Linkgate;
+}
+
+/** Registers hooks giving each test a fresh backend and clock. */
+export function useMockApi(options: () => MockBackendOptions = () => ({})): SdkTestContext {
+  const server = setupServer();
+  const ctx: SdkTestContext = {
+    backend: undefined as unknown as MockBackend,
+    clock: new ManualClock(),
+    server,
+    client: (overrides) =>
+      new Linkgate({ apiKey: ctx.backend.adminKey, baseUrl: BASE_URL, clock: ctx.clock, ...overrides }),
+  };
+  beforeAll(() => server.listen({ onUnhandledFrame: 'error' }));
+  afterAll(() => server.close());
+  beforeEach(() => {
+    ctx.clock = new ManualClock();
+    ctx.backend = createMockBackend({ clock: ctx.clock, ...options() });
+    server.resetHandlers(...ctx.backend.handlers);
+  });
+  return ctx;
+}
+
+/**
+ * Moves `clock` from one scheduled callback to the next until `promise` settles (or `maxSteps` pass), then returns
+ * its outcome. Time jumps; nothing sleeps.
+ */
+export async function settle<T>(
+  clock: ManualClock,
+  promise: Promise<T>,
+  maxSteps = 10_000,
+): Promise<{ ok: true; value: T } | { ok: false; error: unknown }> {
+  let outcome: { ok: true; value: T } | { ok: false; error: unknown } | undefined;
+  promise.then(
+    (value) => {
+      outcome = { ok: true, value };
+    },
+    (error: unknown) => {
+      outcome = { ok: false, error };
+    },
+  );
+  for (let step = 0; step < maxSteps && !outcome; step++) {
+    const at = clock.nextAt();
+    if (at === null) await clock.advance(0);
+    else await clock.advanceTo(at);
+  }
+  if (!outcome) throw new Error(`settle: the promise did not settle within ${maxSteps} clock steps`);
+  return outcome;
+}
+
+/** Awaits `promise` expecting a rejection and returns the error (fails the test if it resolves). */
+export async function rejectionOf(promise: PromiseLike<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected the call to fail, but it succeeded');
+}
