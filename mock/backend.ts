@@ -1,4 +1,6 @@
 import { type Clock, systemClock } from '../src/core/clock.js';
+import type { Gateway, GatewayOptions } from './gateway/Gateway.js';
+import { installGateway } from './gateway/installGateway.js';
 import { managementGroup } from './management/group.js';
 import { openApiGroup } from './openapi.js';
 import { qrImageGroup } from './qr-image.js';
@@ -26,6 +28,8 @@ export interface MockBackendOptions {
   adminKey?: string;
   /** Randomness for keys and tokens; pass a seeded generator for reproducible keys. @default Math.random */
   random?: () => number;
+  /** The messaging gateway: `messagingKey` to seed, `controlToken` of `/__mock/`, delivery `fetch`, `jitterMs`... */
+  gateway?: GatewayOptions;
 }
 
 /** {@link MockBackendOptions} with defaults filled in. */
@@ -66,8 +70,8 @@ export interface BackendCore {
   readonly router: MockRouter;
   /** The options in force. */
   readonly options: ResolvedMockBackendOptions;
-  /** The webhook gateway engine, filled in by mock/gateway. */
-  gateway?: GatewaySlot;
+  /** The messaging gateway (mock/gateway): keys, devices, webhook delivery engine, simulators, control API. */
+  readonly gateway: Gateway;
   /** Randomness for keys and tokens. */
   random(): number;
   /** The base for absolute links the mock serves itself (QR images): the request's origin plus `baseUrl`'s path. */
@@ -101,20 +105,21 @@ export function createBackendCore(options: MockBackendOptions = {}): BackendCore
     rateLimiter,
     router,
     options: resolved,
-    gateway: undefined,
+    gateway: undefined as unknown as Gateway,
     random: resolved.random,
     handle: (req) => router.dispatch(req),
     linkBase: (req) => `${req.origin}${basePath}`,
     reset() {
       store.restore(snapshot);
       rateLimiter?.clear();
-      core.gateway?.reset?.();
+      core.gateway.reset();
     },
   };
 
   router.add(managementGroup(core));
   router.add(qrImageGroup(core));
   router.add(openApiGroup(core));
+  (core as { gateway: Gateway }).gateway = installGateway(core, options.gateway);
   return core;
 }
 

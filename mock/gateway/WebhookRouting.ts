@@ -1,5 +1,10 @@
 import type { EventName } from '../../src/schemas/events.js';
-import { createWebhookEndpoint, type WebhookEndpoint, type WebhookEndpointInput } from './WebhookEndpoint.js';
+import {
+  createWebhookEndpoint,
+  DEFAULT_TENANT_EVENTS,
+  type WebhookEndpoint,
+  type WebhookEndpointInput,
+} from './WebhookEndpoint.js';
 
 /** A routing decision: the endpoint to use and the events it takes, or why nothing is delivered. */
 export type Route = { endpoint: WebhookEndpoint } | { endpoint: null; reason: 'no_endpoint' | 'not_selected' };
@@ -60,9 +65,19 @@ export class WebhookRouting {
     if (!endpoint) return { endpoint: null, reason: 'no_endpoint' };
     const selection = endpoint.events ?? tenantEndpoint?.events ?? null;
     // A device endpoint inheriting from a tenant without an endpoint falls back to the catalog's defaults.
-    const effective = selection ?? (['message.received', 'device.status'] as const);
+    const effective = selection ?? DEFAULT_TENANT_EVENTS;
     if (!effective.includes(event)) return { endpoint: null, reason: 'not_selected' };
     return { endpoint };
+  }
+
+  /** Every tenant endpoint, by tenant. */
+  listTenants(): ({ tenant: string } & WebhookEndpoint)[] {
+    return [...this.#tenants].map(([tenant, e]) => ({ tenant, ...e }));
+  }
+
+  /** Every device override, by device id. */
+  listDevices(): ({ device_id: string } & WebhookEndpoint)[] {
+    return [...this.#devices].map(([device_id, e]) => ({ device_id, ...e }));
   }
 
   /** Forgets every endpoint. */

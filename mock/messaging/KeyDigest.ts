@@ -75,7 +75,7 @@ export function sha256(text: string): Uint8Array {
   }
   const out = new Uint8Array(32);
   const ov = new DataView(out.buffer);
-  [h0, h1, h2, h3, h4, h5, h6, h7].forEach((v, i) => ov.setUint32(i * 4, v));
+  for (const [i, v] of [h0, h1, h2, h3, h4, h5, h6, h7].entries()) ov.setUint32(i * 4, v);
   return out;
 }
 

@@ -1,0 +1,51 @@
+import { GatewayInputError } from '../gateway/GatewayInputError.js';
+import { json } from '../responses.js';
+import type { Route, RouteCall } from '../router.js';
+import type { MockRequest, MockResponse } from '../types.js';
+
+/** A control endpoint: gets the parsed JSON body (`{}` when none) and returns what to answer with as JSON. */
+export type ControlHandler = (body: Record<string, unknown>, call: RouteCall<unknown>) => unknown;
+
+/** Builds a control route: JSON in, JSON out, bad input -> 400/404/409 `{ error, field, rule, message }`. */
+export function controlRoute(method: string, path: string, handler: ControlHandler, status = 200): Route<unknown> {
+  return {
+    method,
+    path,
+    async handle(call) {
+      try {
+        const body = readBody(call.req);
+        const result = await handler(body, call);
+        return json(status, result ?? { ok: true });
+      } catch (error) {
+        if (error instanceof GatewayInputError) return inputError(error);
+        throw error;
+      }
+    },
+  };
+}
+
+/** The control API's answer to bad input. */
+export function inputError(error: GatewayInputError): MockResponse {
+  const code = error.status === 404 ? 'not_found' : error.status === 409 ? 'conflict' : 'invalid_request';
+  return json(error.status, { error: code, field: error.field, rule: error.rule, message: error.message });
+}
+
+function readBody(req: MockRequest): Record<string, unknown> {
+  if (req.body === undefined || req.body.trim() === '') return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(req.body);
+  } catch {
+    throw new GatewayInputError('body', 'must be valid JSON');
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new GatewayInputError('body', 'must be a JSON object');
+  }
+  return parsed as Record<string, unknown>;
+}
+
+/** Reads an optional boolean query flag (`1`/`true`). */
+export function queryFlag(req: MockRequest, name: string): boolean {
+  const v = req.query.get(name);
+  return v === '1' || v === 'true';
+}

@@ -1,0 +1,25 @@
+import type { Clock } from '../../src/core/clock.js';
+import { controlGroup } from '../control/ControlRoutes.js';
+import { mediaGroup } from '../control/MediaRoutes.js';
+import { messagingGroup } from '../messaging/MessagingRoutes.js';
+import type { MockRouter } from '../router.js';
+import { Gateway, type GatewayOptions } from './Gateway.js';
+
+/** What the gateway needs from the backend core. */
+export interface GatewayHost {
+  clock: Clock;
+  router: MockRouter;
+  random(): number;
+}
+
+/**
+ * Creates the backend's gateway on its clock and randomness and adds its route groups: the messaging API
+ * (`/api/v1/...`), stored media (`/__mock/media/...`) and the control API (`/__mock/...`).
+ */
+export function installGateway(host: GatewayHost, options: GatewayOptions = {}): Gateway {
+  const gateway = new Gateway(host.clock, () => host.random(), options);
+  host.router.add(messagingGroup(gateway));
+  host.router.add(mediaGroup(gateway));
+  host.router.add(controlGroup(gateway));
+  return gateway;
+}

@@ -1,0 +1,71 @@
+import { INVALID_API_KEY_BODY } from '../../src/schemas/messaging.js';
+import type { Gateway } from '../gateway/Gateway.js';
+import { json } from '../responses.js';
+import type { RouteGroup } from '../router.js';
+import type { MockRequest, MockResponse } from '../types.js';
+import type { MessagingKeyInfo } from './MessagingKeyring.js';
+import { SendRejection } from './OutboundMessages.js';
+
+const UNAUTHORIZED: MockResponse = json(401, INVALID_API_KEY_BODY);
+
+/** Whether a path belongs to the messaging API (`/api/v1/...`). */
+export function isMessagingPath(path: string): boolean {
+  return path.startsWith('/api/v1/') || path === '/api/v1';
+}
+
+/**
+ * The messaging API (`/api/v1/...`): messaging keys (spec: HTTP 401 with exactly `INVALID_API_KEY_BODY` for a
+ * missing, unknown or revoked key), `POST /api/v1/wa/messages/send` and `GET /api/v1/wa/devices`. Errors use the
+ * spec's body shape `{ success: false, message, error }`. No rate limit (the spec does not give one).
+ */
+export function messagingGroup(gateway: Gateway): RouteGroup<MessagingKeyInfo> {
+  return {
+    name: 'messaging',
+    owns: isMessagingPath,
+    guard(req) {
+      const key = gateway.keys.authenticate(req.headers.authorization);
+      return key ? { ok: true, context: key } : { ok: false, response: UNAUTHORIZED };
+    },
+    notFound: (req) => failure(404, 'NOT_FOUND', `Endpoint not found: ${req.method} ${req.path}`),
+    routes: [
+      {
+        method: 'POST',
+        path: '/api/v1/wa/messages/send',
+        handle({ req, context }) {
+          const body = readJson(req);
+          if (body instanceof Error) return failure(400, 'VALIDATION_ERROR', body.message, 'body');
+          try {
+            const sent = gateway.messages.send(context.tenant, body);
+            return json(200, { success: true, message: 'Message queued.', data: sent });
+          } catch (error) {
+            if (!(error instanceof SendRejection)) throw error;
+            return failure(error.status, error.code, error.message, error.field);
+          }
+        },
+      },
+      {
+        method: 'GET',
+        path: '/api/v1/wa/devices',
+        handle({ context }) {
+          const devices = gateway.devices
+            .list(context.tenant)
+            .map(({ id, name, phone, status }) => ({ device_id: id, name, phone, status }));
+          return json(200, { success: true, data: devices });
+        },
+      },
+    ],
+  };
+}
+
+function failure(status: number, error: string, message: string, field?: string): MockResponse {
+  return json(status, { success: false, message, error, ...(field && { field }) });
+}
+
+function readJson(req: MockRequest): unknown {
+  if (!req.body) return new Error('body is required: a JSON object with device_id, phone and message');
+  try {
+    return JSON.parse(req.body);
+  } catch {
+    return new Error('body must be valid JSON (send Content-Type: application/json)');
+  }
+}
