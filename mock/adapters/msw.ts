@@ -1,11 +1,12 @@
 import { type HttpHandler, http } from 'msw';
+import { OPENAPI_PATH } from '../openapi.js';
 import { answerWebRequest, type MockRequestHandler } from './web.js';
 
 /**
- * Paths the mock serves besides `/api/...` when no `baseUrl` restricts it: the QR images, the `/__mock/` control
- * API and the OpenAPI document. Other paths on other origins pass through to the network (or to the user's handlers).
+ * Paths the msw handlers answer: `/api/...` (management, messaging, QR images), the `/__mock/` control API and the
+ * OpenAPI document. Other paths pass through to the network (or to the user's own handlers).
  */
-export const MOCK_SERVED_PREFIXES: readonly string[] = ['/api/', '/__mock/', '/qr/', '/openapi.json'];
+export const MOCK_SERVED_PREFIXES: readonly string[] = ['/api/', '/__mock/', OPENAPI_PATH];
 
 /**
  * The msw handlers of a backend: ONE catch-all handler that hands matching requests to `backend.handle`. One handler
