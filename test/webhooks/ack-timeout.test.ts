@@ -72,7 +72,12 @@ describe('a slow handler is acknowledged before the gateway gives up', () => {
     const clock = clockAtNow();
     const slow = controllable();
     const onError = vi.fn();
-    const handler = createWebhookHandler({ secret: TENANT_SECRET, clock, onError, on: { 'message.received': slow.fn } });
+    const handler = createWebhookHandler({
+      secret: TENANT_SECRET,
+      clock,
+      onError,
+      on: { 'message.received': slow.fn },
+    });
     const pending = handler(request());
     await clock.advance(3_000);
     slow.fail(new Error('boom'));
@@ -90,7 +95,12 @@ describe('a slow handler is acknowledged before the gateway gives up', () => {
   it('waits for the handler however long with ackTimeoutMs: false', async () => {
     const clock = clockAtNow();
     const slow = controllable();
-    const handler = createWebhookHandler({ secret: TENANT_SECRET, clock, ackTimeoutMs: false, on: { 'message.received': slow.fn } });
+    const handler = createWebhookHandler({
+      secret: TENANT_SECRET,
+      clock,
+      ackTimeoutMs: false,
+      on: { 'message.received': slow.fn },
+    });
     let answered = false;
     const pending = handler(request()).then((r) => {
       answered = true;

@@ -104,7 +104,12 @@ describe('a repeated delivery is acknowledged, not handled twice', () => {
       add: async (id) => void ids.add(id),
     };
     const handled = vi.fn();
-    const handler = createWebhookHandler({ secret: TENANT_SECRET, clock: clockAtNow(), dedupe: store, on: { 'message.received': handled } });
+    const handler = createWebhookHandler({
+      secret: TENANT_SECRET,
+      clock: clockAtNow(),
+      dedupe: store,
+      on: { 'message.received': handled },
+    });
     await handler(send('x').request);
     await handler(send('x').request);
     await handler(send('y').request);

@@ -130,7 +130,9 @@ describe('verifyWebhook refuses each kind of bad delivery with its code', () => 
 
   it('event_mismatch when X-Service-Event names another event than the body', async () => {
     const { headers, body } = delivery();
-    const err = await rejection(verifyWebhook({ headers: { ...headers, 'X-Service-Event': 'message.ack' }, body }, options));
+    const err = await rejection(
+      verifyWebhook({ headers: { ...headers, 'X-Service-Event': 'message.ack' }, body }, options),
+    );
     expect(err).toMatchObject({ code: 'event_mismatch', header: 'X-Service-Event', status: 400 });
   });
 

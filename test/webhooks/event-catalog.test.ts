@@ -67,7 +67,10 @@ describe('parseWebhookEvent reads every event in the catalog', async () => {
       parseWebhookEvent(bad);
       throw new Error('expected a refusal');
     } catch (err) {
-      expect(err).toMatchObject({ code: 'invalid_payload', issues: [expect.objectContaining({ path: ['data', 'status_code'] })] });
+      expect(err).toMatchObject({
+        code: 'invalid_payload',
+        issues: [expect.objectContaining({ path: ['data', 'status_code'] })],
+      });
     }
   });
 

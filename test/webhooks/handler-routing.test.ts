@@ -27,7 +27,10 @@ describe('createWebhookHandler routes each delivery to its handler and answers t
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('application/json');
     expect(await response.text()).toBe('{"status":"success"}');
-    expect(onAck).toHaveBeenCalledWith(expect.objectContaining({ event: 'message.ack', data: messageAck.data }), expect.anything());
+    expect(onAck).toHaveBeenCalledWith(
+      expect.objectContaining({ event: 'message.ack', data: messageAck.data }),
+      expect.anything(),
+    );
     expect(onReceived).not.toHaveBeenCalled();
   });
 
@@ -55,7 +58,11 @@ describe('createWebhookHandler routes each delivery to its handler and answers t
     });
     const response = await handler(deliver(messageReceived, 'whsec_live_99999999999999999999999999999999').request);
     expect(response.status).toBe(401);
-    expect(await response.json()).toMatchObject({ status: 'error', code: 'secret_mismatch', message: expect.any(String) });
+    expect(await response.json()).toMatchObject({
+      status: 'error',
+      code: 'secret_mismatch',
+      message: expect.any(String),
+    });
     expect(onRejected.mock.calls[0]?.[0] as WebhookVerificationError).toMatchObject({ code: 'secret_mismatch' });
     expect(handled).not.toHaveBeenCalled();
   });
@@ -115,12 +122,19 @@ describe('createWebhookHandler routes each delivery to its handler and answers t
   });
 
   it('refuses a bad secret at set-up, not on the first delivery', () => {
-    expect(() => createWebhookHandler({ secret: 'whsec_live_nope' })).toThrow(/options\.secret is not a webhook secret/);
+    expect(() => createWebhookHandler({ secret: 'whsec_live_nope' })).toThrow(
+      /options\.secret is not a webhook secret/,
+    );
   });
 
   it('serves a custom header prefix', async () => {
     const handler = createWebhookHandler({ secret: TENANT_SECRET, clock: clockAtNow(), headerPrefix: 'X-Acme-' });
-    const branded = createTestDelivery({ event: messageReceived, secret: TENANT_SECRET, timestamp: NOW_S, headerPrefix: 'X-Acme-' });
+    const branded = createTestDelivery({
+      event: messageReceived,
+      secret: TENANT_SECRET,
+      timestamp: NOW_S,
+      headerPrefix: 'X-Acme-',
+    });
     expect(branded.headers['X-Acme-Secret']).toBe(TENANT_SECRET);
     expect((await handler(branded.request)).status).toBe(200);
     expect((await handler(deliver(messageReceived).request)).status).toBe(401);

@@ -32,21 +32,27 @@ async function serve(listener: http.RequestListener): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
-const asListener = (handler: NodeWebhookHandler): http.RequestListener => (req, res) => {
-  void handler(req as unknown as NodeRequestLike, res);
-};
+const asListener =
+  (handler: NodeWebhookHandler): http.RequestListener =>
+  (req, res) => {
+    void handler(req as unknown as NodeRequestLike, res);
+  };
 
 /** Sends a body in chunks without Content-Length, so only reading tells its size. */
 function postChunked(url: string, headers: Record<string, string>, chunk: Buffer, times: number) {
   return new Promise<{ status: number; body: string }>((resolve, reject) => {
-    const req = http.request(url, { method: 'POST', headers: { ...headers, 'transfer-encoding': 'chunked' } }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (d) => {
-        body += d;
-      });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    });
+    const req = http.request(
+      url,
+      { method: 'POST', headers: { ...headers, 'transfer-encoding': 'chunked' } },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (d) => {
+          body += d;
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      },
+    );
     req.on('error', reject);
     let sent = 0;
     const pump = () => {

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import {
   createTestDelivery,
   createWebhookVerifier,
-  type WebhookSecretOption,
   verifyWebhookSync,
+  type WebhookSecretOption,
 } from '../../src/webhooks/index.js';
 import {
   clockAtNow,

@@ -40,7 +40,9 @@ describe('the timestamp window guards against replays', () => {
     const options = { secret: TENANT_SECRET, clock };
     expect(verifyWebhookSync({ headers, body }, options).known).toBe(true);
     await clock.advance(301_000);
-    expect(() => verifyWebhookSync({ headers, body }, options)).toThrow(expect.objectContaining({ code: 'stale_timestamp' }));
+    expect(() => verifyWebhookSync({ headers, body }, options)).toThrow(
+      expect.objectContaining({ code: 'stale_timestamp' }),
+    );
   });
 
   it('refuses a negative tolerance at set-up', () => {

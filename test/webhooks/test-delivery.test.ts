@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { createTestDelivery, deliveryHeaders, verifyWebhook, WEBHOOK_USER_AGENT } from '../../src/webhooks/index.js';
+import { clockAtNow, deviceStatus, NOW_S, TENANT_SECRET } from './fixtures.js';
+
+describe('createTestDelivery builds a delivery exactly as the gateway sends it', () => {
+  it('uses the gateway headers for an event object', () => {
+    const d = createTestDelivery({ event: deviceStatus, secret: TENANT_SECRET, timestamp: NOW_S, deliveryId: 'id-1' });
+    expect(d.headers).toEqual(
+      deliveryHeaders({
+        secret: TENANT_SECRET,
+        deliveryId: 'id-1',
+        event: 'device.status',
+        deviceId: 'device-1',
+        timestamp: NOW_S,
+      }),
+    );
+    expect(d.headers['User-Agent']).toBe(WEBHOOK_USER_AGENT);
+    expect(JSON.parse(d.body)).toEqual(deviceStatus);
+  });
+
+  it('fills in the envelope for an event name plus data', async () => {
+    const d = createTestDelivery({
+      event: 'device.status',
+      data: { status: 'LOGGED_OUT', reason: 'unlinked from phone' },
+      secret: TENANT_SECRET,
+      deviceId: 'dev-7',
+      timestamp: NOW_S,
+    });
+    expect(JSON.parse(d.body)).toEqual({
+      event: 'device.status',
+      device_id: 'dev-7',
+      timestamp: NOW_S,
+      data: { status: 'LOGGED_OUT', reason: 'unlinked from phone' },
+    });
+    await expect(verifyWebhook(d.request, { secret: TENANT_SECRET, clock: clockAtNow() })).resolves.toMatchObject({
+      device_id: 'dev-7',
+    });
+  });
+
+  it('gives a ULID delivery id by default, time-ordered by attempt', () => {
+    const early = createTestDelivery({ event: deviceStatus, secret: TENANT_SECRET, timestamp: NOW_S });
+    const late = createTestDelivery({ event: deviceStatus, secret: TENANT_SECRET, timestamp: NOW_S + 1 });
+    expect(early.deliveryId).toMatch(/^[0-9A-HJKMNP-TV-Z]{26}$/);
+    expect(early.headers['X-Service-Delivery-ID']).toBe(early.deliveryId);
+    expect(early.deliveryId.slice(0, 10) < late.deliveryId.slice(0, 10)).toBe(true);
+  });
+
+  it('gives a fresh Request on every read, so a delivery can be sent twice', async () => {
+    const d = createTestDelivery({ event: deviceStatus, secret: TENANT_SECRET });
+    expect(await d.request.text()).toBe(d.body);
+    expect(await d.request.text()).toBe(d.body);
+    expect(d.request.method).toBe('POST');
+  });
+});
