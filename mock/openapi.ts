@@ -100,7 +100,11 @@ function componentSchemas(): Record<string, Json> {
 
   add('SendMessage', S.SendMessage);
   add('SendMessageResult', S.SendMessageResult);
-  add('MessagingUnauthorized', S.MessagingUnauthorized);
+  add(
+    'MessagingError',
+    S.MessagingUnauthorized,
+    'A messaging API failure: `success` false, a `message` and an `error` code.',
+  );
 
   add('Media', E.Media);
   add('MessageReceivedEvent', E.MessageReceivedEvent);
@@ -246,19 +250,71 @@ function managementPaths(): Record<string, Json> {
 }
 
 function messagingPaths(): Record<string, Json> {
+  const failure = (description: string) => ({ description, content: json(ref('MessagingError')) });
+  const unauthorized = {
+    description: 'The header is missing, or the key is unknown or revoked (always exactly this body).',
+    content: json({
+      allOf: [
+        ref('MessagingError'),
+        {
+          properties: {
+            success: { const: S.INVALID_API_KEY_BODY.success },
+            message: { const: S.INVALID_API_KEY_BODY.message },
+            error: { const: S.INVALID_API_KEY_BODY.error },
+          },
+        },
+      ],
+    }),
+  };
   return {
     '/api/v1/wa/messages/send': {
       post: {
         summary: 'Send a one-to-one message through a connected device',
+        description: "`device_id` may be `auto`: the first ONLINE device of the key's workspace.",
         tags: ['messaging'],
         security: [{ messagingKey: [] }],
         ...body('SendMessage'),
         responses: {
-          '200': { description: 'The message was accepted.', content: json(ref('SendMessageResult')) },
-          '401': {
-            description: 'The header is missing, or the key is unknown or revoked.',
-            content: json(ref('MessagingUnauthorized')),
+          '200': { description: 'The message was queued.', content: json(ref('SendMessageResult')) },
+          '400': failure('The body is not JSON or breaks a rule (`error` VALIDATION_ERROR, `field` names it).'),
+          '401': unauthorized,
+          '404': failure("`device_id` is not a device of this key's workspace (`DEVICE_NOT_FOUND`)."),
+          '409': failure('The device is not ONLINE, or `auto` found none (`DEVICE_NOT_ONLINE`, `NO_ONLINE_DEVICE`).'),
+        },
+      },
+    },
+    '/api/v1/wa/devices': {
+      get: {
+        summary: "List the workspace's devices (reference mock; the spec does not show this endpoint)",
+        tags: ['messaging'],
+        security: [{ messagingKey: [] }],
+        responses: {
+          '200': {
+            description: "The devices of the key's workspace.",
+            content: json({
+              type: 'object',
+              properties: {
+                success: { const: true },
+                data: {
+                  type: 'array',
+                  items: {
+                    type: 'object',
+                    properties: {
+                      device_id: { type: 'string' },
+                      name: { type: 'string' },
+                      phone: { type: 'string' },
+                      status: { type: 'string', examples: [...S.DEVICE_STATUSES] },
+                    },
+                    required: ['device_id', 'status'],
+                    additionalProperties: {},
+                  },
+                },
+              },
+              required: ['success', 'data'],
+              additionalProperties: {},
+            }),
           },
+          '401': unauthorized,
         },
       },
     },

@@ -12,7 +12,7 @@ export async function main(doc: Document = document): Promise<number> {
 
   const backend = createMockBackend({ seed: 'demo' });
   const worker = setupWorker(...backend.handlers);
-  await worker.start({ serviceWorker: { url: './mockServiceWorker.js' }, onUnhandledRequest: 'bypass', quiet: true });
+  await worker.start({ serviceWorker: { url: './mockServiceWorker.js' }, onUnhandledFrame: 'bypass', quiet: true });
 
   const alice = [...backend.store.users.values()].find((user) => user.username === 'alice');
   if (!alice) throw new Error('the demo seed has no user alice');

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createMockBackend, type MockBackend } from 'linkgate/mock';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildOpenApiDocument } from '../../mock/openapi.js';
+import { EVENT_NAMES } from '../../src/schemas/events.js';
 import { OpenApiValidator } from './openapi-validator.js';
 
 const doc = buildOpenApiDocument();
@@ -61,7 +62,8 @@ async function exchange(
   const pointer = validator.responsePointer(matched!, call.method, res.status);
   expect(pointer, `status ${res.status} of ${call.method} ${matched!.template} is not documented`).toBeDefined();
   expect(validator.check(pointer!, json), `answer of ${call.method} ${call.path}: ${JSON.stringify(json)}`).toEqual([]);
-  if (call.bodyConforms === false) expect(json.error, 'the mock should refuse what the document refuses').not.toBe(0);
+  if (call.bodyConforms === false)
+    expect(res.ok && json.error === 0, 'the mock should refuse what the document refuses').toBe(false);
   return { status: res.status, json };
 }
 
@@ -250,19 +252,78 @@ describe('the OpenAPI document describes what the mock answers', () => {
     expect(over.json.error).toBe(429);
   });
 
+  it('for the messaging API: send, devices, and the 401 of a missing or unknown key', async () => {
+    const key = `gw_live_${'a1B2'.repeat(8)}`;
+    const messaging = createMockBackend({ gateway: { messagingKey: key } });
+    const online = messaging.gateway.devices.add({ tenant: 'default' });
+    const offline = messaging.gateway.devices.add({ tenant: 'default', status: 'OFFLINE' });
+    const send = (body: unknown, k: string | null = key, bodyConforms = true) =>
+      exchange({ method: 'POST', path: '/api/v1/wa/messages/send', key: k, body, bodyConforms }, messaging);
+    const message = { device_id: online.id, phone: '15551234567', message: 'Hello' };
+    expect((await send(message)).status).toBe(200);
+    expect((await send({ ...message, device_id: 'auto' })).status).toBe(200);
+    expect((await send({ ...message, phone: '+1 555' }, key, false)).status).toBe(400);
+    expect((await send({ ...message, device_id: 'dev_unknown' })).status).toBe(404);
+    expect((await send({ ...message, device_id: offline.id })).status).toBe(409);
+    expect((await send(message, null)).status).toBe(401);
+    expect((await send(message, `gw_live_${'x'.repeat(24)}`)).status).toBe(401);
+    expect((await exchange({ method: 'GET', path: '/api/v1/wa/devices', key }, messaging)).status).toBe(200);
+    expect((await exchange({ method: 'GET', path: '/api/v1/wa/devices', key: 'nope' }, messaging)).status).toBe(401);
+  });
+
   afterAll(() => {
-    // Runs after the tests above: every documented management operation must have been exchanged at least once.
-    const documented = Object.entries(doc.paths)
-      .filter(([path]) => !path.startsWith('/api/v1/'))
-      .flatMap(([path, item]) => Object.keys(item).map((m) => `${m.toUpperCase()} ${path}`));
+    // Runs after the tests above: every documented operation must have been exchanged at least once.
+    const documented = Object.entries(doc.paths).flatMap(([path, item]) =>
+      Object.keys(item).map((m) => `${m.toUpperCase()} ${path}`),
+    );
     expect(documented.filter((op) => !exercised.has(op))).toEqual([]);
   });
 });
 
+describe('the OpenAPI document describes the webhooks the mock gateway delivers', () => {
+  it('for every event in the catalog, body and headers', async () => {
+    const received: { headers: Headers; body: string }[] = [];
+    const receiver = async (_url: string | URL | Request, init?: RequestInit) => {
+      received.push({ headers: new Headers(init?.headers), body: String(init?.body) });
+      return Response.json({ status: 'success' });
+    };
+    const mock = createMockBackend({ gateway: { fetch: receiver as typeof fetch } });
+    const gateway = mock.gateway;
+    gateway.routing.setTenant('default', { url: 'https://receiver.example/hooks', events: [...EVENT_NAMES] });
+    const device = gateway.devices.add({ tenant: 'default' });
+    gateway.simulate.message({ device_id: device.id, sender: '15551234567', text: 'hi', push_name: 'Sam' });
+    gateway.simulate.message({
+      device_id: device.id,
+      sender: '15551234567',
+      media: { mime_type: 'image/png', file_name: 'a.png', file_size: 2048 },
+    });
+    gateway.simulate.sent({ device_id: device.id, message_id: 'M1', recipient: '15557654321', text: 'yo' });
+    gateway.simulate.ack({ device_id: device.id, message_id: 'M1', recipient: '15557654321', status: 'read' });
+    gateway.simulate.status({ device_id: device.id, status: 'HIBERNATED', reason: 'idle' });
+    gateway.simulate.pairing.start({ device_id: device.id });
+    await gateway.drain();
+
+    const seen = new Set<string>();
+    for (const { headers, body } of received) {
+      const payload = JSON.parse(body) as { event: string };
+      seen.add(payload.event);
+      expect(validator.check(validator.webhookPointer(payload.event), payload), body).toEqual([]);
+      const post = (doc.webhooks[payload.event] as { post: { parameters: { name: string; schema: unknown }[] } }).post;
+      for (const param of post.parameters) {
+        const value = headers.get(param.name);
+        expect(value, `header ${param.name} of ${payload.event}`).not.toBeNull();
+        const pointer = `/webhooks/${payload.event}/post/parameters/${post.parameters.indexOf(param)}/schema`;
+        expect(validator.check(pointer, value), `header ${param.name}: ${value}`).toEqual([]);
+      }
+    }
+    expect([...seen].sort()).toEqual([...EVENT_NAMES].sort());
+  });
+});
+
 describe('the OpenAPI document', () => {
-  it('documents every management route the mock serves (the mock’s own images and /openapi.json aside)', () => {
+  it('documents every management and messaging route the mock serves (its own /__mock/ API and images aside)', () => {
     const served = backend.router.groups
-      .filter((g) => g.name === 'management')
+      .filter((g) => g.name === 'management' || g.name === 'messaging')
       .flatMap((g) => g.routes.map((r) => `${r.method} ${r.path.replace(/:(\w+)/g, '{$1}')}`));
     expect(served.length).toBeGreaterThan(20);
     const documented = Object.entries(doc.paths).flatMap(([path, item]) =>
