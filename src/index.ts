@@ -27,6 +27,7 @@ export {
   ValidationError,
 } from './core/errors.js';
 export type { Logger, LogLevel } from './core/logger.js';
+export * from './messaging/index.js';
 export { Page, PagePromise, type ToArrayOptions } from './core/pagination.js';
 export {
   type AssumedWindow,

@@ -1,0 +1,50 @@
+import { APIClient, type ClientOptions, type ClientProfile } from '../core/api-client.js';
+import { LinkgateError } from '../core/errors.js';
+import { assertServerSide, readEnv } from '../core/runtime.js';
+import { MESSAGING_KEY_PATTERN, MESSAGING_KEY_PREFIX } from '../schemas/messaging.js';
+import { classifyMessagingAnswer } from './classify.js';
+import { MessagesResource } from './MessagesResource.js';
+
+/** Options of {@link MessagingClient}: the same as the management client's; the rate limiter is off by default. */
+export type MessagingClientOptions = ClientOptions;
+
+const MESSAGING: ClientProfile = {
+  name: 'MessagingClient',
+  apiKeyEnv: 'LINKGATE_MESSAGING_KEY',
+  baseUrlEnv: 'LINKGATE_MESSAGING_BASE_URL',
+  classify: classifyMessagingAnswer,
+  // The spec gives no rate limit for the messaging API.
+  rateLimitByDefault: false,
+};
+
+/**
+ * Client of the messaging API (`/api/v1/...`): same options, retries, errors, logging and browser guard as
+ * {@link Linkgate}. The key must have the documented shape (`gw_live_` + letters/digits); a 401 answer becomes
+ * an `AuthenticationError`.
+ *
+ * @example
+ * const messaging = new MessagingClient({ apiKey: process.env.LINKGATE_MESSAGING_KEY, baseUrl: 'https://gw.example.com' });
+ * await messaging.messages.send({ device_id: 'auto', phone: '15551234567', message: 'Your code is 1234' });
+ */
+export class MessagingClient extends APIClient {
+  /** Outbound messages. */
+  readonly messages: MessagesResource;
+
+  /** @param options - `apiKey` and `baseUrl` default to LINKGATE_MESSAGING_KEY / LINKGATE_MESSAGING_BASE_URL. */
+  constructor(options: MessagingClientOptions = {}) {
+    // The browser guard speaks first: a key in a web page is the bigger problem than its shape.
+    assertServerSide(MESSAGING.name, options.dangerouslyAllowBrowser);
+    const apiKey = options.apiKey ?? readEnv(MESSAGING.apiKeyEnv);
+    if (apiKey !== undefined && apiKey !== '' && !MESSAGING_KEY_PATTERN.test(apiKey)) {
+      // Never echo the key: only its length and whether the prefix is there.
+      const hint = apiKey.startsWith(MESSAGING_KEY_PREFIX)
+        ? `it starts with "${MESSAGING_KEY_PREFIX}" but the rest is not 24 or more letters or digits`
+        : `it does not start with "${MESSAGING_KEY_PREFIX}" (a management API key does not work here)`;
+      throw new LinkgateError(
+        `MessagingClient: the apiKey does not look like a messaging key: ${hint} (${apiKey.length} characters given). Copy the key from Settings > API Keys.`,
+      );
+    }
+    super({ ...options, apiKey }, MESSAGING);
+    this.messages = new MessagesResource(this);
+  }
+}
