@@ -15,7 +15,9 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
 
 /** One sentence fragment per issue, e.g. `is required`, `must be one of a, b`. Zod/mini ships no messages, so these are ours. */
 function ruleOf(issue: RawIssue, input: unknown): string {
-  if (issue.message && issue.message !== 'Invalid input') return issue.message;
+  // Schema-specific messages ("must be a URL") win; zod's generic ones ("Invalid input", or the English locale's
+  // "Invalid option: ..." when classic zod is loaded elsewhere) are replaced by ours, so messages never vary.
+  if (issue.message && !/^Invalid\b/.test(issue.message)) return issue.message;
   switch (issue.code) {
     case 'invalid_type':
       if (valueAt(input, issue.path) === undefined) return 'is required';

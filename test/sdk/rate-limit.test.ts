@@ -1,4 +1,4 @@
-import { type RateLimitEvent, RateLimitError } from 'linkgate';
+import { RateLimitError, type RateLimitEvent } from 'linkgate';
 import { describe, expect, it } from 'vitest';
 import { settle, useMockApi } from './harness.js';
 
