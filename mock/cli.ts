@@ -156,6 +156,7 @@ function printBanner(server: MockServer, options: MockBackendOptions): void {
     '',
     `  API keys (send as "Authorization: Bearer <key>"):`,
     ...users.map((u) => `    ${u.username.padEnd(width)}  ${u.apikey}${u.admin ? '  (admin)' : ''}`),
+    // Gateway engineer: print the messaging key(s) and the /__mock/ control token here.
     '',
     'Stop with Ctrl+C.',
     '',

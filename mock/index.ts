@@ -13,10 +13,23 @@
  *
  * @packageDocumentation
  */
-
 export { MAX_BODY_BYTES } from './adapters/body-limit.js';
 export { createMockBackend, type MockBackend } from './adapters/mock-backend.js';
 export { type MockServer, type StartMockServerOptions, startMockServer } from './adapters/node-server.js';
+export type { MockRequestHandler } from './adapters/web.js';
 export type { BackendCore, MockBackendOptions } from './backend.js';
 export { ManualClock } from './clock.js';
+export type { RateLimitOptions } from './rate-limit.js';
+export type {
+  DomainRow,
+  MockStore,
+  NewQr,
+  NewUser,
+  OverlayRow,
+  PixelRow,
+  PlanRow,
+  QrRow,
+  SplashRow,
+  UserRow,
+} from './store.js';
 export type { MockRequest, MockResponse } from './types.js';

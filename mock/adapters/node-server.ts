@@ -1,10 +1,12 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type BackendCore, createBackendCore, type MockBackendOptions } from '../backend.js';
 import type { MockRequest, MockResponse } from '../types.js';
 import { bodyTooLargeResponse, declaresTooLarge, MAX_BODY_BYTES } from './body-limit.js';
 import { EXPOSED_HEADERS, isPreflight, preflightHeaders } from './cors.js';
 import type { MockRequestHandler } from './web.js';
+
+const NODE_HTTP = 'node:http';
 
 /** Options of {@link startMockServer}: where to listen, and either a backend or the options to create one. */
 export interface StartMockServerOptions<B extends MockRequestHandler = BackendCore> extends MockBackendOptions {
@@ -45,6 +47,9 @@ export async function startMockServer<B extends MockRequestHandler = BackendCore
 ): Promise<MockServer<B>> {
   const { port = 0, host = '127.0.0.1', backend: given, ...backendOptions } = options;
   const backend = given ?? (createBackendCore(backendOptions) as unknown as B);
+  // Loaded here, by a computed name: `linkgate/mock` re-exports this function and must still bundle and load in
+  // browsers (setupWorker), where bundlers would otherwise try to resolve node:http.
+  const { createServer } = (await import(NODE_HTTP)) as typeof import('node:http');
   const server = createServer({ keepAliveTimeout: 5_000 }, (req, res) => serve(backend, req, res));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -1,5 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
 import { createMockBackend, MAX_BODY_BYTES } from 'linkgate/mock';
 import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
@@ -107,5 +109,20 @@ describe('backend.fetch', () => {
     const backend = createMockBackend({ baseUrl: 'https://example.com/v3' });
     const res = await backend.fetch('/api/account', { headers: bearer(backend.adminKey) });
     expect((await res.json()).error).toBe(0);
+  });
+});
+
+describe('linkgate/mock in a browser (setupWorker)', () => {
+  it('bundles for the browser platform without any node:* import', async () => {
+    const result = await build({
+      entryPoints: [fileURLToPath(new URL('../../mock/index.ts', import.meta.url))],
+      bundle: true,
+      platform: 'browser',
+      format: 'esm',
+      write: false,
+      external: ['msw', 'msw/*'],
+      logLevel: 'silent',
+    });
+    expect(result.outputFiles[0]!.text).not.toMatch(/from\s*["']node:|require\(["']node:|import\(["']node:/);
   });
 });
