@@ -1,4 +1,4 @@
-import { type MockBackend, type MockBackendOptions, ManualClock } from 'linkgate/mock';
+import { ManualClock, type MockBackend, type MockBackendOptions } from 'linkgate/mock';
 import type { UserRow } from '../../../mock/store.js';
 
 /** The demo user with this username (demo seed: admin, alice, bob_smith). */

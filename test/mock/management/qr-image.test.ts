@@ -6,51 +6,59 @@ import { manualClock } from './helpers.js';
 
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 
-describeMock('QR images', (ctx) => {
-  it('serves a real PNG at the link of a new code, without an API key', async () => {
-    const add = await ctx.api('POST', '/api/qr/add', { body: { type: 'link', data: 'https://example.com' } });
-    const path = new URL(add.json.link).pathname;
-    const res = await ctx.api('GET', path, { key: null });
-    expect(res.status).toBe(200);
-    expect(res.headers.get('content-type')).toBe('image/png');
-    expect([...res.bytes.slice(0, 8)]).toEqual(PNG_SIGNATURE);
-    const view = new DataView(res.bytes.buffer, res.bytes.byteOffset);
-    const modules = QRCode.create('https://example.com', { errorCorrectionLevel: 'M' }).modules.size;
-    // IHDR width: (modules + 2 * 4 quiet-zone modules) * 8 px.
-    expect(view.getUint32(16)).toBe((modules + 8) * 8);
-  });
-
-  it('draws the pixels of the encoded content in the chosen colours', async () => {
-    const add = await ctx.api('POST', '/api/qr/add', {
-      body: { type: 'text', data: 'hello', foreground: 'rgb(10,20,30)', background: 'rgb(250,240,230)' },
+describeMock(
+  'QR images',
+  (ctx) => {
+    it('serves a real PNG at the link of a new code, without an API key', async () => {
+      const add = await ctx.api('POST', '/api/qr/add', { body: { type: 'link', data: 'https://example.com' } });
+      const path = new URL(add.json.link).pathname;
+      const res = await ctx.api('GET', path, { key: null });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('image/png');
+      expect([...res.bytes.slice(0, 8)]).toEqual(PNG_SIGNATURE);
+      const view = new DataView(res.bytes.buffer, res.bytes.byteOffset);
+      const modules = QRCode.create('https://example.com', { errorCorrectionLevel: 'M' }).modules.size;
+      // IHDR width: (modules + 2 * 4 quiet-zone modules) * 8 px.
+      expect(view.getUint32(16)).toBe((modules + 8) * 8);
     });
-    const res = await ctx.api('GET', new URL(add.json.link).pathname, { key: null });
-    const png = res.bytes;
-    const plte = indexOfChunk(png, 'PLTE');
-    expect([...png.slice(plte + 8, plte + 14)]).toEqual([250, 240, 230, 10, 20, 30]);
-    const pixels = await decodeRows(png);
-    const matrix = QRCode.create('hello', { errorCorrectionLevel: 'M' }).modules;
-    for (let my = 0; my < matrix.size; my++) {
-      for (let mx = 0; mx < matrix.size; mx++) {
-        const x = (mx + 4) * 8 + 4;
-        const y = (my + 4) * 8 + 4;
-        expect(pixels(x, y)).toBe(matrix.get(my, mx) ? 1 : 0);
-      }
-    }
-  });
 
-  it('answers 404 for a link whose code was deleted', async () => {
-    const add = await ctx.api('POST', '/api/qr/add', { body: { type: 'text', data: 'x' } });
-    await ctx.api('DELETE', `/api/qr/${add.json.id}/delete`);
-    const res = await ctx.api('GET', new URL(add.json.link).pathname, { key: null });
-    expect(res.status).toBe(404);
-    expect(res.json).toEqual({ error: 1, message: 'QR does not exist.' });
-  });
-}, manualClock());
+    it('draws the pixels of the encoded content in the chosen colours', async () => {
+      const add = await ctx.api('POST', '/api/qr/add', {
+        body: { type: 'text', data: 'hello', foreground: 'rgb(10,20,30)', background: 'rgb(250,240,230)' },
+      });
+      const res = await ctx.api('GET', new URL(add.json.link).pathname, { key: null });
+      const png = res.bytes;
+      const plte = indexOfChunk(png, 'PLTE');
+      expect([...png.slice(plte + 8, plte + 14)]).toEqual([250, 240, 230, 10, 20, 30]);
+      const pixels = await decodeRows(png);
+      const matrix = QRCode.create('hello', { errorCorrectionLevel: 'M' }).modules;
+      for (let my = 0; my < matrix.size; my++) {
+        for (let mx = 0; mx < matrix.size; mx++) {
+          const x = (mx + 4) * 8 + 4;
+          const y = (my + 4) * 8 + 4;
+          expect(pixels(x, y)).toBe(matrix.get(my, mx) ? 1 : 0);
+        }
+      }
+    });
+
+    it('answers 404 for a link whose code was deleted', async () => {
+      const add = await ctx.api('POST', '/api/qr/add', { body: { type: 'text', data: 'x' } });
+      await ctx.api('DELETE', `/api/qr/${add.json.id}/delete`);
+      const res = await ctx.api('GET', new URL(add.json.link).pathname, { key: null });
+      expect(res.status).toBe(404);
+      expect(res.json).toEqual({ error: 1, message: 'QR does not exist.' });
+    });
+  },
+  manualClock(),
+);
 
 it.each([
   ['email', 'a@example.com', 'mailto:a@example.com'],
-  ['email', { email: 'a@example.com', subject: 'Hi there', body: 'x&y' }, 'mailto:a@example.com?subject=Hi%20there&body=x%26y'],
+  [
+    'email',
+    { email: 'a@example.com', subject: 'Hi there', body: 'x&y' },
+    'mailto:a@example.com?subject=Hi%20there&body=x%26y',
+  ],
   ['phone', '+15551234', 'tel:+15551234'],
   ['sms', { phone: '15551234', message: 'on my way' }, 'smsto:15551234:on my way'],
   ['wifi', { ssid: 'Cafe;1', pass: 'p:w', encryption: 'WPA' }, 'WIFI:S:Cafe\\;1;T:WPA;P:p\\:w;;'],
@@ -61,7 +69,13 @@ it.each([
 });
 
 it('encodes vcard data as vCard 3.0', () => {
-  const text = encodeQrContent('vcard', { fname: 'Ada', lname: 'Lovelace', org: 'Engines, Ltd', phone: '+441234', city: 'London' });
+  const text = encodeQrContent('vcard', {
+    fname: 'Ada',
+    lname: 'Lovelace',
+    org: 'Engines, Ltd',
+    phone: '+441234',
+    city: 'London',
+  });
   expect(text.split('\r\n')).toEqual([
     'BEGIN:VCARD',
     'VERSION:3.0',
