@@ -24,7 +24,9 @@ export function messagingGroup(gateway: Gateway): RouteGroup<MessagingKeyInfo> {
     owns: isMessagingPath,
     guard(req) {
       const key = gateway.keys.authenticate(req.headers.authorization);
-      return key ? { ok: true, context: key } : { ok: false, response: UNAUTHORIZED };
+      // `headers` (even empty) makes the router answer the 401 for unknown /api/v1 paths too, not a 404 that
+      // would tell a caller without a key which paths exist.
+      return key ? { ok: true, context: key } : { ok: false, response: UNAUTHORIZED, headers: {} };
     },
     notFound: (req) => failure(404, 'NOT_FOUND', `Endpoint not found: ${req.method} ${req.path}`),
     routes: [
