@@ -39,8 +39,8 @@ describe('sending a message', () => {
     const seen = rx.received.map((r) => [r.json.event, r.json.data.status ?? null, r.json.timestamp - t0] as const);
     seen.sort((a, b) => a[2] - b[2] || a[0].localeCompare(b[0]));
     expect(seen).toEqual([
-      ['message.sent', 'sent', 1],
       ['message.ack', 'sent', 1],
+      ['message.sent', 'sent', 1],
       ['message.ack', 'delivered', 2],
       ['message.ack', 'read', 3],
     ]);
