@@ -27,7 +27,6 @@ export {
   ValidationError,
 } from './core/errors.js';
 export type { Logger, LogLevel } from './core/logger.js';
-export * from './messaging/index.js';
 export { Page, PagePromise, type ToArrayOptions } from './core/pagination.js';
 export {
   type AssumedWindow,
@@ -39,6 +38,8 @@ export {
 } from './core/rate-limit-store.js';
 export type { RateLimitEvent, RateLimitInfo } from './core/rate-limiter.js';
 export { APIResource } from './core/resource.js';
+export * from './messaging/index.js';
+export * from './messaging/index.js';
 export type { AccountResource } from './resources/account.js';
 export type { DomainsResource } from './resources/domains.js';
 export type { OverlaysResource } from './resources/overlays.js';

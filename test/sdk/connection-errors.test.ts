@@ -1,0 +1,32 @@
+import { createServer } from 'node:net';
+import { APIConnectionError, Linkgate } from 'linkgate';
+import { ManualClock } from 'linkgate/mock';
+import { describe, expect, it } from 'vitest';
+import { rejectionOf } from './harness.js';
+
+/** A loopback port that was just free and is now closed: connecting to it is refused. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+describe('connection errors (real network, no msw)', () => {
+  it('a refused connection is an APIConnectionError naming the URL and the cause', async () => {
+    const port = await closedPort();
+    // A manual clock that never moves: the per-attempt timeout cannot fire, only the refusal can end the call.
+    const client = new Linkgate({
+      apiKey: 'k-secret-0123456789',
+      baseUrl: `http://127.0.0.1:${port}`,
+      clock: new ManualClock(),
+      maxRetries: 0,
+    });
+    const error = await rejectionOf(client.account.get());
+    expect(error).toBeInstanceOf(APIConnectionError);
+    expect((error as Error).message).toMatch(new RegExp(`GET http://127.0.0.1:${port}/api/account could not connect`));
+    expect((error as Error).message).toMatch(/ECONNREFUSED/);
+    expect((error as Error).message).not.toContain('k-secret-0123456789');
+  });
+});
