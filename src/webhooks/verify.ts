@@ -128,10 +128,19 @@ export class Verifier implements WebhookVerifier {
   }
 
   /** See {@link verifyWebhook}. */
-  async verify(input: Request | WebhookDeliveryInput): Promise<ParsedWebhookEvent> {
-    const delivery = await this.verifyDelivery(input);
-    if (delivery.duplicate) throw duplicateError(this.#c, delivery.deliveryId!);
-    return delivery.event;
+  verify(input: Request | WebhookDeliveryInput): Promise<ParsedWebhookEvent> {
+    if (!this.#c.dedupe && !isRequest(input)) {
+      // Nothing to await: skip the async machinery on the common raw-body path.
+      try {
+        return Promise.resolve(this.verifySync(input));
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    }
+    return this.verifyDelivery(input).then((delivery) => {
+      if (delivery.duplicate) throw duplicateError(this.#c, delivery.deliveryId!);
+      return delivery.event;
+    });
   }
 
   /** See {@link verifyWebhookSync}. */

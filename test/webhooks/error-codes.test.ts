@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import {
   createTestDelivery,
   MemoryDedupeStore,
+  type TestDeliveryCommon,
+  type TestEventObject,
   type VerifyWebhookOptions,
   verifyWebhook,
   WebhookVerificationError,
@@ -10,7 +12,7 @@ import { clockAtNow, DEVICE_SECRET, messageReceived, NOW_S, TENANT_SECRET } from
 
 const options: VerifyWebhookOptions = { secret: TENANT_SECRET, clock: clockAtNow() };
 
-function delivery(overrides: Partial<Parameters<typeof createTestDelivery>[0]> = {}) {
+function delivery(overrides: Partial<TestDeliveryCommon> & { event?: TestEventObject } = {}) {
   return createTestDelivery({ event: messageReceived, secret: TENANT_SECRET, timestamp: NOW_S, ...overrides });
 }
 
@@ -121,7 +123,7 @@ describe('verifyWebhook refuses each kind of bad delivery with its code', () => 
 
   it('invalid_payload with the zod issues when the payload breaks the schema', async () => {
     const broken = { ...messageReceived, data: { ...messageReceived.data, sender: 6281234567890 } };
-    const { headers, body } = delivery({ event: broken as never });
+    const { headers, body } = delivery({ event: broken });
     const err = await rejection(verifyWebhook({ headers, body }, options));
     expect(err.code).toBe('invalid_payload');
     expect(err.issues).toEqual([expect.objectContaining({ path: ['data', 'sender'], code: 'invalid_type' })]);
