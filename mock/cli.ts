@@ -1,6 +1,7 @@
 // `linkgate mock`: the reference server of both APIs on plain node:http, for apps and tests in any language.
 // No msw here: the CLI serves the runtime-neutral core through mock/adapters/node-server.ts only.
 import { parseArgs } from 'node:util';
+import { MESSAGING_KEY_PATTERN } from '../src/schemas/messaging.js';
 import { type MockServer, startMockServer } from './adapters/node-server.js';
 import type { MockBackendOptions } from './backend.js';
 import type { RateLimitOptions } from './rate-limit.js';
@@ -18,11 +19,13 @@ Options:
                         empty: the admin user alone
   --rate-limit <rule>   per-key management limit as <requests>/<seconds>s
                         (e.g. 30/60s) or "off"                          (default 30/60s)
+  --messaging-key <key> messaging API key (gw_live_ + 24+ letters/digits) for
+                        the "default" tenant                            (default: none)
+  --control-token <t>   token of the /__mock/ control API               (default: generated)
   -h, --help            show this help
 
 Stop with Ctrl+C (SIGINT) or SIGTERM.
 `;
-// Gateway engineer: document --messaging-key <key> and --control-token <token> in HELP above.
 
 /** The flags `linkgate mock` accepts, for node:util parseArgs. */
 const FLAGS = {
@@ -32,7 +35,8 @@ const FLAGS = {
   seed: { type: 'string' },
   'rate-limit': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
-  // Gateway engineer: add 'messaging-key' and 'control-token' here (type 'string'), then read them in serverOptions().
+  'messaging-key': { type: 'string' },
+  'control-token': { type: 'string' },
 } as const;
 
 type Flags = ReturnType<typeof parseArgs<{ options: typeof FLAGS; allowPositionals: true; strict: true }>>['values'];
@@ -99,7 +103,15 @@ function serverOptions(values: Flags): MockBackendOptions & { port: number; host
     if (key === '' || /\s/.test(key)) throw new UsageError('--admin-key must be a non-empty string without spaces.');
     options.adminKey = key;
   }
-  // Gateway engineer: map --messaging-key and --control-token onto the backend options here.
+  const messagingKey = values['messaging-key'];
+  if (messagingKey !== undefined && !MESSAGING_KEY_PATTERN.test(messagingKey)) {
+    throw new UsageError('--messaging-key must be "gw_live_" followed by 24 or more letters or digits.');
+  }
+  const controlToken = values['control-token'];
+  if (controlToken !== undefined && (controlToken.length < 8 || /\s/.test(controlToken))) {
+    throw new UsageError('--control-token must be at least 8 characters without spaces.');
+  }
+  options.gateway = { messagingKey, controlToken };
   return options;
 }
 
@@ -156,7 +168,9 @@ function printBanner(server: MockServer, options: MockBackendOptions): void {
     '',
     `  API keys (send as "Authorization: Bearer <key>"):`,
     ...users.map((u) => `    ${u.username.padEnd(width)}  ${u.apikey}${u.admin ? '  (admin)' : ''}`),
-    // Gateway engineer: print the messaging key(s) and the /__mock/ control token here.
+    '',
+    `  Messaging API (/api/v1/...): ${options.gateway?.messagingKey ? `key ${options.gateway.messagingKey} (tenant "default")` : 'no key yet; create one with POST /__mock/keys'}`,
+    `  Control API (/__mock/, send "Authorization: Bearer <token>"): token ${server.backend.gateway.controlToken}`,
     '',
     'Stop with Ctrl+C.',
     '',

@@ -19,6 +19,16 @@ export { type MockServer, type StartMockServerOptions, startMockServer } from '.
 export type { MockRequestHandler } from './adapters/web.js';
 export type { BackendCore, MockBackendOptions } from './backend.js';
 export { ManualClock } from './clock.js';
+export type { CircuitSnapshot, CircuitState, CircuitTransition } from './gateway/CircuitBreaker.js';
+export type { DeadLetter } from './gateway/DeadLetterQueue.js';
+export type { AttemptOutcome, AttemptRecord } from './gateway/DeliveryAttempt.js';
+export type { Faults } from './gateway/FaultInjector.js';
+export { Gateway, type GatewayOptions } from './gateway/Gateway.js';
+export type { DroppedEvent, GatewayLifecycle, PublishResult } from './gateway/GatewayEngine.js';
+export { GatewayInputError } from './gateway/GatewayInputError.js';
+export type { WebhookEndpoint, WebhookEndpointInput } from './gateway/WebhookEndpoint.js';
+export type { Device, DeviceInput } from './messaging/DeviceRegistry.js';
+export type { IssuedMessagingKey, MessagingKeyInfo } from './messaging/MessagingKeyring.js';
 export type { RateLimitOptions } from './rate-limit.js';
 export type {
   DomainRow,
