@@ -1,0 +1,107 @@
+import { inspect } from 'node:util';
+import { Linkgate, type Logger } from 'linkgate';
+import { HttpResponse, http } from 'msw';
+import { describe, expect, it } from 'vitest';
+import { BASE_URL, rejectionOf, settle, useMockApi } from './harness.js';
+
+/** Every way an object commonly ends up in a log. */
+function renderings(value: unknown): string[] {
+  const out = [
+    String(value),
+    inspect(value, { depth: 10 }),
+    inspect(value, { depth: 10, showHidden: false, getters: true }),
+  ];
+  try {
+    out.push(JSON.stringify(value) ?? '');
+  } catch (error) {
+    out.push(String(error));
+  }
+  if (value instanceof Error) out.push(value.stack ?? '', inspect(value.cause, { depth: 10 }));
+  return out;
+}
+
+function capture(): { logger: Logger; lines: string[] } {
+  const lines: string[] = [];
+  const push = (message: string, ...rest: unknown[]) => lines.push([message, ...rest.map((r) => inspect(r))].join(' '));
+  return { logger: { debug: push, info: push, warn: push, error: push }, lines };
+}
+
+describe('the API key never leaks', () => {
+  const ctx = useMockApi();
+
+  it('is not in the client’s string, inspect or JSON forms', () => {
+    const client = ctx.client();
+    for (const text of renderings(client)) expect(text).not.toContain(ctx.backend.adminKey);
+    expect(String(client)).toBe("Linkgate { baseUrl: 'http://linkgate.test' }");
+  });
+
+  it('is not in an AuthenticationError raised for that (wrong) key', async () => {
+    const key = 'wrong-key-5f3a9c1e7b2d4f6a';
+    const error = await rejectionOf(ctx.client({ apiKey: key }).account.get());
+    for (const text of renderings(error)) expect(text).not.toContain(key);
+  });
+
+  it('is scrubbed from a server message that echoes it', async () => {
+    ctx.server.use(
+      http.get(`${BASE_URL}/api/account`, () =>
+        HttpResponse.json({ error: 1, message: `Key ${ctx.backend.adminKey} is not allowed here.` }),
+      ),
+    );
+    const error = await rejectionOf(ctx.client().account.get());
+    expect((error as Error).message).toContain('Key *** is not allowed here.');
+    for (const text of renderings(error)) expect(text).not.toContain(ctx.backend.adminKey);
+  });
+
+  it('is not in a ResponseValidationError of a user list (which carries every user’s key in its body)', async () => {
+    ctx.server.use(
+      http.get(`${BASE_URL}/api/users`, () =>
+        HttpResponse.json({ error: 0, data: [{ id: 'x', apikey: ctx.backend.adminKey }] }),
+      ),
+    );
+    const error = await rejectionOf(ctx.client().users.list());
+    for (const text of renderings(error)) expect(text).not.toContain(ctx.backend.adminKey);
+    expect((error as { body: unknown }).body).toEqual({ error: 0, data: [{ id: 'x', apikey: ctx.backend.adminKey }] });
+  });
+
+  it('is not in connection, timeout, validation or rate-limit errors', async () => {
+    const key = ctx.backend.adminKey;
+    ctx.server.use(http.get(`${BASE_URL}/api/qr/1`, () => HttpResponse.error(), { once: true }));
+    ctx.server.use(http.get(`${BASE_URL}/api/qr/2`, () => new Promise<never>(() => {}), { once: true }));
+    const client = ctx.client({ maxRetries: 0, rateLimit: 'throw', timeout: 100 });
+    const errors = [
+      await rejectionOf(client.qr.get(1)),
+      (await settle(ctx.clock, Promise.resolve(client.qr.get(2))).then((o) => (o.ok ? null : o.error))) as unknown,
+      await rejectionOf(client.qr.get(-1)),
+    ];
+    for (let i = 0; i < 30; i++) await client.account.get().catch(() => undefined);
+    errors.push(await rejectionOf(client.account.get()));
+    expect(errors.map((e) => (e as Error).name)).toEqual([
+      'APIConnectionError',
+      'APIConnectionTimeoutError',
+      'ValidationError',
+      'RateLimitError',
+    ]);
+    for (const error of errors) for (const text of renderings(error)) expect(text).not.toContain(key);
+  });
+
+  it('is redacted from debug log lines, which show `Authorization: Bearer ***`', async () => {
+    const { logger, lines } = capture();
+    const client = ctx.client({ logger, logLevel: 'debug' });
+    await client.account.get();
+    await client.users.list();
+    expect(lines.join('\n')).toContain('Authorization: Bearer ***');
+    for (const line of lines) expect(line).not.toContain(ctx.backend.adminKey);
+  });
+
+  it('is not printed by the browser-guard or missing-URL messages', () => {
+    const key = 'k-0123456789abcdef';
+    const error = (() => {
+      try {
+        new Linkgate({ apiKey: key, baseUrl: 'not a url' });
+      } catch (e) {
+        return e;
+      }
+    })();
+    for (const text of renderings(error)) expect(text).not.toContain(key);
+  });
+});
