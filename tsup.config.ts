@@ -1,5 +1,6 @@
 import { defineConfig } from 'tsup';
 
+// dist/ is emptied by the build script, not here: the two configs build in parallel and a clean would race.
 // One build for the three entries and the CLI; ESM first, CJS and .d.cts alongside for require() users.
 export default defineConfig([
   {
@@ -7,7 +8,6 @@ export default defineConfig([
     format: ['esm', 'cjs'],
     dts: true,
     sourcemap: true,
-    clean: true,
     target: 'node22',
     platform: 'neutral',
     splitting: true,
