@@ -1,0 +1,96 @@
+import {
+  type AssumedWindow,
+  MemoryRateLimitStore,
+  type RateLimitObservation,
+  type RateLimitStore,
+  type TakeResult,
+} from 'linkgate';
+import { describe, expect, it } from 'vitest';
+import { useMockApi } from './harness.js';
+
+/** An asynchronous store in front of one shared memory store: what a Redis store looks like to the limiter. */
+class SharedAsyncStore implements RateLimitStore {
+  readonly keys = new Set<string>();
+  constructor(private readonly inner: MemoryRateLimitStore) {}
+  async take(key: string, now: number, inFlight: number, assumed: AssumedWindow): Promise<TakeResult> {
+    this.keys.add(key);
+    await Promise.resolve();
+    return this.inner.take(key, now, inFlight, assumed);
+  }
+  async observe(key: string, seen: RateLimitObservation, inFlight: number, now: number): Promise<void> {
+    await Promise.resolve();
+    this.inner.observe(key, seen, inFlight, now);
+  }
+  async block(key: string, resetAt: number): Promise<void> {
+    this.inner.block(key, resetAt);
+  }
+}
+
+async function letIoSettle(): Promise<void> {
+  for (let i = 0; i < 3; i++) await new Promise((r) => setTimeout(r, 0));
+}
+
+describe('RateLimitStore', () => {
+  const ctx = useMockApi();
+
+  it('lets two clients (two "processes") with one key share one budget through an async store', async () => {
+    const shared = new MemoryRateLimitStore();
+    const a = ctx.client({ rateLimitStore: new SharedAsyncStore(shared), timeout: 600_000 });
+    const bStore = new SharedAsyncStore(shared);
+    const b = ctx.client({ rateLimitStore: bStore, timeout: 600_000 });
+    const bodies: Promise<string>[] = [];
+    ctx.server.events.on('response:mocked', ({ response }) => {
+      bodies.push(response.clone().text());
+    });
+    const all = Promise.allSettled([
+      ...Array.from({ length: 25 }, () => a.account.get()),
+      ...Array.from({ length: 25 }, () => b.account.get()),
+    ]);
+    let done = false;
+    void all.then(() => {
+      done = true;
+    });
+    while (!done) {
+      await letIoSettle();
+      const at = ctx.clock.nextAt();
+      if (at !== null) await ctx.clock.advanceTo(at);
+    }
+    expect((await all).every((r) => r.status === 'fulfilled')).toBe(true);
+    const texts = await Promise.all(bodies);
+    expect(texts.filter((t) => t.includes('"error":429'))).toEqual([]);
+    expect([...bStore.keys]).toHaveLength(1);
+    // The store key is a fingerprint, never the API key itself.
+    expect([...bStore.keys][0]).not.toContain(ctx.backend.adminKey);
+  });
+
+  it('memory store: grants the assumed budget, then refuses until the window ends', () => {
+    const store = new MemoryRateLimitStore();
+    const assumed = { limit: 2, windowMs: 1000 };
+    expect(store.take('k', 0, 0, assumed).granted).toBe(true);
+    expect(store.take('k', 0, 1, assumed).granted).toBe(true);
+    expect(store.take('k', 10, 2, assumed)).toMatchObject({ granted: false, state: { resetAt: 1000 } });
+    expect(store.take('k', 1000, 0, assumed).granted).toBe(true);
+  });
+
+  it('memory store: answers from the same window only lower the budget; newer windows replace it', () => {
+    const store = new MemoryRateLimitStore();
+    const assumed = { limit: 30, windowMs: 60_000 };
+    store.take('k', 0, 0, assumed);
+    store.observe('k', { limit: 30, remaining: 10, resetAt: 60_000 }, 0, 1);
+    store.observe('k', { limit: 30, remaining: 20, resetAt: 60_000 }, 0, 2);
+    expect(store.take('k', 3, 0, assumed).state.remaining).toBe(9);
+    store.observe('k', { limit: 50, remaining: 49, resetAt: 120_000 }, 0, 4);
+    expect(store.take('k', 5, 0, assumed).state).toMatchObject({ limit: 50, remaining: 48 });
+  });
+
+  it('memory store: an answer from an ended window refunds a provisional window', () => {
+    const store = new MemoryRateLimitStore();
+    const assumed = { limit: 2, windowMs: 1000 };
+    store.take('k', 0, 0, assumed);
+    store.take('k', 0, 1, assumed);
+    // Window ends with both requests still in flight: the new window counts them against itself.
+    expect(store.take('k', 1000, 2, assumed).granted).toBe(false);
+    store.observe('k', { limit: 2, remaining: 0, resetAt: 1000 }, 1, 1001);
+    expect(store.take('k', 1002, 1, assumed).granted).toBe(true);
+  });
+});
