@@ -34,9 +34,10 @@ export function controlGroup(gateway: Gateway): RouteGroup<unknown> {
     owns: (path) => path.startsWith(CONTROL_PREFIX) && !path.startsWith(MEDIA_ROUTE_PREFIX),
     guard(req) {
       const given = req.headers.authorization ?? '';
+      // `headers` (even empty) makes the router answer 401, not 404, for unknown /__mock/ paths without the token.
       return constantTimeEqual(given, bearer)
         ? { ok: true, context: undefined }
-        : { ok: false, response: UNAUTHORIZED };
+        : { ok: false, response: UNAUTHORIZED, headers: {} };
     },
     notFound: (req) =>
       json(404, { error: 'not_found', message: `No control endpoint ${req.method} ${req.path}; see GET /__mock/` }),
