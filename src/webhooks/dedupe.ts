@@ -27,6 +27,11 @@ export interface MemoryDedupeStoreOptions {
    */
   max?: number;
   /**
+   * How long this store keeps an id, in ms; when set it wins over the TTL the verifier passes (`dedupeTtlMs`).
+   * @default the verifier's dedupeTtlMs (24 h)
+   */
+  ttlMs?: number;
+  /**
    * Where time comes from (ms since the epoch), so tests can expire ids without waiting.
    * @default Date.now
    */
@@ -38,11 +43,12 @@ export interface MemoryDedupeStoreOptions {
  * evicted first. Fine for one process; use a shared store when several instances receive the same webhook.
  *
  * @example
- * const handler = createWebhookHandler({ secret, dedupe: new MemoryDedupeStore({ max: 10_000 }), on: { ... } });
+ * const handler = createWebhookHandler({ secret, dedupe: new MemoryDedupeStore({ max: 10_000, ttlMs: 3_600_000 }), on: { ... } });
  */
 export class MemoryDedupeStore implements DedupeStore {
   readonly #max: number;
   readonly #now: () => number;
+  readonly #ttlMs: number | undefined;
   // A Map iterates in insertion order, so its first key is always the oldest.
   readonly #expiresAt = new Map<string, number>();
 
@@ -51,7 +57,11 @@ export class MemoryDedupeStore implements DedupeStore {
     if (!Number.isInteger(max) || max < 1) {
       throw new TypeError(`MemoryDedupeStore options.max must be a positive integer; got ${String(options.max)}.`);
     }
+    if (options.ttlMs !== undefined && !(options.ttlMs > 0)) {
+      throw new TypeError(`MemoryDedupeStore options.ttlMs must be a positive number of milliseconds.`);
+    }
     this.#max = max;
+    this.#ttlMs = options.ttlMs;
     this.#now = options.now ?? Date.now;
   }
 
@@ -71,11 +81,11 @@ export class MemoryDedupeStore implements DedupeStore {
     return true;
   }
 
-  /** Records `id` for `ttlMs`, evicting the oldest ids beyond `max`. */
+  /** Records `id` for `ttlMs` (or the store's own `ttlMs`), evicting the oldest ids beyond `max`. */
   add(id: string, ttlMs: number): void {
     // Re-adding moves the id to the newest position.
     this.#expiresAt.delete(id);
-    this.#expiresAt.set(id, this.#now() + ttlMs);
+    this.#expiresAt.set(id, this.#now() + (this.#ttlMs ?? ttlMs));
     while (this.#expiresAt.size > this.#max) {
       const oldest = this.#expiresAt.keys().next().value as string;
       this.#expiresAt.delete(oldest);

@@ -1,6 +1,6 @@
 import type { Clock } from '../core/clock.js';
 import { matchesAny } from './constant-time.js';
-import type { DedupeStore } from './dedupe.js';
+import { type DedupeStore, MemoryDedupeStore } from './dedupe.js';
 import { DEFAULT_HEADER_PREFIX } from './delivery-headers.js';
 import { WebhookVerificationError } from './errors.js';
 import { type HeaderSource, readHeader } from './header-reader.js';
@@ -30,8 +30,13 @@ export interface VerifyWebhookOptions {
    * @default systemClock
    */
   clock?: Pick<Clock, 'now'>;
-  /** Records delivery ids so a repeated delivery is reported as a duplicate instead of handled twice. Off by default. */
-  dedupe?: DedupeStore;
+  /**
+   * Records delivery ids so a repeated delivery is reported as a duplicate instead of handled twice: a store (e.g. Redis,
+   * see {@link DedupeStore}), or `true` for an in-memory {@link MemoryDedupeStore} (10,000 ids). With `verifyWebhook`,
+   * reuse one options object, or each call gets a fresh memory store. Requires the `X-Service-Delivery-ID` header.
+   * @default off
+   */
+  dedupe?: DedupeStore | boolean;
   /**
    * How long a delivery id is remembered by `dedupe`, in ms. Retries span under two minutes; manual replays can come later.
    * @default 86_400_000 (24 h)
@@ -232,8 +237,11 @@ function compile(options: VerifyWebhookOptions): CompiledVerifier {
   }
   const dedupeTtlMs = options.dedupeTtlMs ?? 86_400_000;
   if (!(dedupeTtlMs > 0)) throw new TypeError('options.dedupeTtlMs must be a positive number of milliseconds.');
-  if (options.dedupe && (typeof options.dedupe.has !== 'function' || typeof options.dedupe.add !== 'function')) {
-    throw new TypeError('options.dedupe must have has(id) and add(id, ttlMs) methods (see DedupeStore).');
+  const dedupe = options.dedupe === true ? new MemoryDedupeStore() : options.dedupe || undefined;
+  if (dedupe && (typeof dedupe.has !== 'function' || typeof dedupe.add !== 'function')) {
+    throw new TypeError(
+      'options.dedupe must be true or a store with has(id) and add(id, ttlMs) methods (see DedupeStore).',
+    );
   }
   const prefix = options.headerPrefix ?? DEFAULT_HEADER_PREFIX;
   if (typeof prefix !== 'string' || !/^[A-Za-z0-9-]*$/.test(prefix)) {
@@ -245,7 +253,7 @@ function compile(options: VerifyWebhookOptions): CompiledVerifier {
     secrets,
     tolerance,
     clock: options.clock ?? wallClock,
-    dedupe: options.dedupe,
+    dedupe,
     dedupeTtlMs,
     maxBodyBytes,
     names: {

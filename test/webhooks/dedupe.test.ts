@@ -39,6 +39,14 @@ describe('MemoryDedupeStore', () => {
     expect([store.has('a'), store.has('b'), store.has('c')]).toEqual([true, false, true]);
   });
 
+  it('keeps ids for its own ttlMs when given, whatever the verifier asks', () => {
+    let now = 0;
+    const store = new MemoryDedupeStore({ ttlMs: 100, now: () => now });
+    store.add('a', 86_400_000);
+    now = 100;
+    expect(store.has('a')).toBe(false);
+  });
+
   it('refuses a max that is not a positive integer', () => {
     expect(() => new MemoryDedupeStore({ max: 0 })).toThrow(/options\.max must be a positive integer/);
   });
@@ -80,6 +88,19 @@ describe('a repeated delivery is acknowledged, not handled twice', () => {
     const second = await handler(send().request);
     expect([first.status, second.status]).toEqual([200, 200]);
     expect(await second.json()).toEqual({ status: 'success' });
+    expect(handled).toHaveBeenCalledTimes(1);
+  });
+
+  it('dedupe: true gives the handler its own bounded in-memory store', async () => {
+    const handled = vi.fn();
+    const handler = createWebhookHandler({
+      secret: TENANT_SECRET,
+      clock: clockAtNow(),
+      dedupe: true,
+      on: { 'message.received': handled },
+    });
+    await handler(send().request);
+    await handler(send().request);
     expect(handled).toHaveBeenCalledTimes(1);
   });
 
