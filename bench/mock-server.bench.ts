@@ -8,10 +8,11 @@
 // Start-up: wall time from spawning `linkgate mock --port 0` (bundled as tsup ships it) to its first 200, against a
 // bare node:http script started the same way.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
+import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
@@ -22,7 +23,7 @@ const ENDPOINTS = ['/api/account', '/api/domains?limit=15'] as const;
 const CONNECTIONS = 20;
 const WARMUP_S = 1;
 const DURATION_S = 3;
-const ROUNDS = 2;
+const ROUNDS = 3;
 const RATIO_TARGET = 0.5;
 const STARTUP_TARGET_MS = 300;
 const STARTUP_RUNS = 7;
@@ -90,39 +91,62 @@ async function orchestrate(): Promise<void> {
   console.log(
     `Throughput: autocannon, ${CONNECTIONS} connections, ${ROUNDS} x ${DURATION_S} s per server after ${WARMUP_S} s warm-up;`,
   );
-  console.log('servers in child processes, load generator in this process. Mock: demo seed, rate limit off.\n');
-  const rows: { path: string; mock: number; bare: number; ratio: number }[] = [];
+  console.log('servers in child processes, load generator in this process. Mock: demo seed, rate limit off.');
+  const load = loadavg().map((l) => l.toFixed(2));
+  console.log(`Load average before the run: ${load.join(' ')} (figures are noisy when it exceeds the core count).\n`);
+  const rows: { path: string; mock: Side; bare: Side }[] = [];
   try {
     for (const path of ENDPOINTS) {
-      const run = async (url: string, duration: number) => {
-        const r = await autocannon({ url: `${url}${path}`, connections: CONNECTIONS, duration, headers });
-        if (r.non2xx > 0 || r.errors > 0) throw new Error(`${url}${path}: ${r.non2xx} non-2xx, ${r.errors} errors`);
-        return r.requests.total / duration;
+      const run = async (server: Server, duration: number, side?: Side) => {
+        const cpuBefore = cpuMs(server.process.pid);
+        const r = await autocannon({ url: `${server.info.url}${path}`, connections: CONNECTIONS, duration, headers });
+        const cpu = cpuMs(server.process.pid) - cpuBefore;
+        if (r.non2xx > 0 || r.errors > 0)
+          throw new Error(`${server.info.url}${path}: ${r.non2xx} non-2xx, ${r.errors} errors`);
+        if (side) {
+          side.requests += r.requests.total;
+          side.seconds += duration;
+          side.cpuMs += cpu;
+        }
       };
-      await run(mock.info.url, WARMUP_S);
-      await run(bare.info.url, WARMUP_S);
-      let mockSum = 0;
-      let bareSum = 0;
-      // Alternate the order each round so drift (thermal, GC of the generator) hits both sides alike.
+      await run(mock, WARMUP_S);
+      await run(bare, WARMUP_S);
+      const m: Side = { requests: 0, seconds: 0, cpuMs: 0 };
+      const b: Side = { requests: 0, seconds: 0, cpuMs: 0 };
+      // Alternate the order each round so drift (other load, GC of the generator) hits both sides alike.
       for (let round = 0; round < ROUNDS; round++) {
         if (round % 2 === 0) {
-          mockSum += await run(mock.info.url, DURATION_S);
-          bareSum += await run(bare.info.url, DURATION_S);
+          await run(mock, DURATION_S, m);
+          await run(bare, DURATION_S, b);
         } else {
-          bareSum += await run(bare.info.url, DURATION_S);
-          mockSum += await run(mock.info.url, DURATION_S);
+          await run(bare, DURATION_S, b);
+          await run(mock, DURATION_S, m);
         }
       }
-      rows.push({ path, mock: mockSum / ROUNDS, bare: bareSum / ROUNDS, ratio: mockSum / bareSum });
+      rows.push({ path, mock: m, bare: b });
     }
   } finally {
     mock.process.kill();
     bare.process.kill();
   }
-  for (const r of rows) {
-    const verdict = r.ratio >= RATIO_TARGET ? 'PASS' : 'MISS';
+  for (const { path, mock: m, bare: b } of rows) {
+    const ratio = m.requests / m.seconds / (b.requests / b.seconds);
+    const verdict = ratio >= RATIO_TARGET ? 'PASS' : 'MISS';
     console.log(
-      `GET ${r.path.padEnd(22)} mock ${fmt(r.mock)} req/s  bare node:http ${fmt(r.bare)} req/s  ratio ${r.ratio.toFixed(2)}  (target >= ${RATIO_TARGET}) ${verdict}`,
+      `GET ${path.padEnd(22)} mock ${fmt(m.requests / m.seconds)} req/s  bare node:http ${fmt(b.requests / b.seconds)} req/s  ratio ${ratio.toFixed(2)}  (target >= ${RATIO_TARGET}) ${verdict}`,
+    );
+  }
+  // Server CPU per request does not depend on whether the generator or the server was the bottleneck.
+  console.log('\nServer CPU per answered request (from /proc; load-independent, for diagnosis):');
+  for (const { path, mock: m, bare: b } of rows) {
+    const mockUs = (m.cpuMs * 1000) / m.requests;
+    const bareUs = (b.cpuMs * 1000) / b.requests;
+    if (!Number.isFinite(mockUs) || mockUs <= 0) {
+      console.log('  (no /proc on this system)');
+      break;
+    }
+    console.log(
+      `GET ${path.padEnd(22)} mock ${mockUs.toFixed(1)} µs  bare ${bareUs.toFixed(1)} µs  ratio bare/mock ${(bareUs / mockUs).toFixed(2)}`,
     );
   }
   await startup();
@@ -215,7 +239,29 @@ function capture(url: string, headers: Record<string, string>): Promise<Captured
   });
 }
 
-async function child(args: string[]): Promise<{ process: ChildProcess; info: { url: string; key: string } }> {
+interface Side {
+  requests: number;
+  seconds: number;
+  cpuMs: number;
+}
+
+interface Server {
+  process: ChildProcess;
+  info: { url: string; key: string };
+}
+
+/** User + system CPU time a process has used, in ms (Linux /proc; NaN elsewhere). */
+function cpuMs(pid: number | undefined): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    // utime and stime are fields 14 and 15 of stat, in clock ticks of 10 ms.
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+async function child(args: string[]): Promise<Server> {
   const proc = spawn(process.execPath, ['--import', 'tsx', self, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
   const info = await new Promise<{ url: string; key: string }>((resolve, reject) => {
     let out = '';

@@ -177,12 +177,18 @@ function write(res: ServerResponse, mockResponse: MockResponse, close: boolean):
   if (res.headersSent || res.destroyed) return;
   const body = mockResponse.body;
   const headers = mockResponse.headers;
-  res.statusCode = mockResponse.status;
-  for (const name in headers) res.setHeader(name, headers[name]!);
-  res.setHeader('access-control-allow-origin', '*');
-  res.setHeader('access-control-expose-headers', EXPOSED_HEADERS);
-  res.setHeader('content-length', typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
-  if (close) res.setHeader('connection', 'close');
+  // One flat [name, value, ...] list for writeHead: cheaper than a setHeader call per header.
+  const flat: string[] = [
+    'access-control-allow-origin',
+    '*',
+    'access-control-expose-headers',
+    EXPOSED_HEADERS,
+    'content-length',
+    String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength),
+  ];
+  for (const name in headers) flat.push(name, headers[name]!);
+  if (close) flat.push('connection', 'close');
+  res.writeHead(mockResponse.status, flat);
   res.end(body);
 }
 
