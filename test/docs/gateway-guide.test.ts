@@ -1,0 +1,99 @@
+// The scenarios of docs/guides/gateway-simulator.md, run as written, so the guide cannot drift from the gateway.
+import { createMockBackend, ManualClock } from 'linkgate/mock';
+import { createWebhookHandler } from 'linkgate/webhooks';
+import { describe, expect, it } from 'vitest';
+
+const secret = `whsec_live_${'0'.repeat(32)}`;
+
+/** The guide's set-up: a receiver that fails while `state.failing`, and a mock gateway delivering to it in-process. */
+function setUp() {
+  const clock = new ManualClock();
+  const state = { failing: true, handled: [] as string[] };
+  const receiver = createWebhookHandler({
+    secret,
+    clock, // the gateway stamps X-Service-Timestamp from the manual clock: check it against the same clock
+    on: {
+      'message.received': (event) => {
+        if (state.failing) throw new Error('database down');
+        state.handled.push(event.data.message_id);
+      },
+    },
+    onError: () => {},
+  });
+  const backend = createMockBackend({
+    clock,
+    gateway: { fetch: async (url, init) => receiver(new Request(url, init)) },
+  });
+  const { gateway } = backend;
+  gateway.routing.setTenant('default', { url: 'https://receiver.test/webhooks', secret });
+  const device = gateway.devices.add();
+  const send = (text: string) => gateway.simulate.message({ device_id: device.id, sender: '15551234567', text });
+  return { clock, state, gateway, send };
+}
+
+describe('docs/guides/gateway-simulator.md', () => {
+  it('retries a failed delivery after 3 s, then 6 s, and stops once the receiver answers 200', async () => {
+    const { clock, state, gateway, send } = setUp();
+    send('hello');
+    await gateway.drain();
+    expect(gateway.attempts().map((a) => a.outcome)).toEqual(['failed']);
+
+    await clock.advance(3_000);
+    await gateway.drain();
+    expect(gateway.attempts().map((a) => a.outcome)).toEqual(['failed', 'failed']);
+
+    state.failing = false;
+    await clock.advance(6_000);
+    await gateway.drain();
+    expect(gateway.attempts().map((a) => a.outcome)).toEqual(['failed', 'failed', 'delivered']);
+    expect(state.handled).toHaveLength(1);
+  });
+
+  it('opens the circuit after 5 consecutive failures, drops with 503 for 30 s, then lets one probe through', async () => {
+    const { clock, state, gateway, send } = setUp();
+    for (let i = 0; i < 5; i++) send(`m${i}`);
+    await gateway.drain();
+    expect(gateway.circuits()[0]?.state).toBe('open');
+
+    send('while open');
+    await gateway.drain();
+    expect(gateway.attempts().at(-1)?.outcome).toBe('circuit-open');
+    expect(gateway.attempts().at(-1)?.response?.status).toBe(503);
+
+    state.failing = false;
+    await clock.advance(30_000);
+    await gateway.drain();
+    expect(gateway.circuits()[0]?.state).toBe('closed');
+  });
+
+  it('dead-letters an event after its 6th failed attempt, and replays it with the same delivery id', async () => {
+    const { clock, state, gateway, send } = setUp();
+    const published = send('important');
+    await clock.runAll();
+    await gateway.drain();
+    const [dead] = gateway.deadLetters.list();
+    expect(dead).toMatchObject({ reason: 'exhausted', attempts: 6 });
+    expect(published.delivery.queued && published.delivery.deliveryId).toBe(dead!.deliveryId);
+
+    state.failing = false;
+    gateway.engine.replay(dead!.deliveryId);
+    await gateway.drain();
+    // The last failure re-opened the circuit: the replay waits for it, then goes out as the probe.
+    expect(gateway.attempts().at(-1)?.outcome).toBe('circuit-open');
+    await clock.advance(30_000);
+    await gateway.drain();
+    expect(gateway.deadLetters.list()).toEqual([]);
+    expect(gateway.attempts({ deliveryId: dead!.deliveryId }).at(-1)?.outcome).toBe('delivered');
+    expect(state.handled).toHaveLength(1);
+  });
+
+  it('sends an armed duplicate twice with one delivery id', async () => {
+    const { gateway, send } = setUp();
+    gateway.faults.next({ duplicate: true });
+    send('twice');
+    await gateway.drain();
+    const ids = gateway.attempts().map((a) => a.deliveryId);
+    expect(ids).toHaveLength(2);
+    expect(new Set(ids).size).toBe(1);
+  });
+});
