@@ -1,0 +1,88 @@
+// Bundle size of an app that imports `Linkgate` and calls every resource: esbuild (browser, minified), gzip -9.
+// Target <= 20 KB. The floor printed beside it is ky alone, bundled the same way in the same run.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { build } from 'esbuild';
+
+const TARGET_KB = 20;
+const root = fileURLToPath(new URL('..', import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), 'linkgate-bundle-'));
+
+const app = `
+import { Linkgate, NotFoundError } from ${JSON.stringify(join(root, 'src/index.ts'))};
+const client = new Linkgate({ apiKey: 'k', baseUrl: 'https://links.example.com', dangerouslyAllowBrowser: true });
+export async function main() {
+  await client.account.get();
+  await client.account.update({ email: 'a@example.com' });
+  for await (const d of client.domains.list()) console.log(d);
+  await client.domains.create({ domain: 'https://go.example.com' });
+  await client.domains.update(1, { redirectroot: 'https://example.com' });
+  await client.domains.delete(1);
+  await client.splash.list();
+  await client.overlays.list().toArray({ max: 10 });
+  for await (const p of client.pixels.list().pages()) console.log(p.items);
+  await client.pixels.create({ type: 'gtmpixel', name: 'n', tag: 'GTM-1234' });
+  await client.pixels.update(1, { tag: 'GTM-1234' });
+  await client.pixels.delete(1);
+  await client.qr.list();
+  await client.qr.get(1);
+  await client.qr.create({ type: 'link', data: 'https://example.com' });
+  await client.qr.update(1, { data: 'x' });
+  await client.qr.delete(1);
+  await client.plans.list();
+  await client.plans.subscribe(1, 2, { type: 'monthly' });
+  await client.users.list({ filter: 'pro' });
+  await client.users.get(1);
+  await client.users.create({ username: 'dave', email: 'd@example.com', password: 'secret' });
+  await client.users.delete(1);
+  return NotFoundError;
+}
+`;
+const floorApp = `import ky from 'ky'; export const main = () => ky.get('https://links.example.com/api/account').json();`;
+// What any client built on ky that validates with the shared schemas must ship: ky plus every schema it parses.
+const schemasApp = `
+import ky from 'ky';
+import * as s from ${JSON.stringify(join(root, 'src/schemas/index.ts'))};
+const all = [s.dataEnvelope(s.Account), s.AccountUpdate, s.pagedEnvelope(s.Domain, ['domains']), s.DomainCreate,
+  s.DomainUpdate, s.pagedEnvelope(s.Splash, ['splash']), s.pagedEnvelope(s.Overlay, ['cta', 'overlay']),
+  s.pagedEnvelope(s.Pixel, ['pixels']), s.PixelCreate, s.PixelUpdate, s.pagedEnvelope(s.Qr, ['qrs']), s.QrCreate,
+  s.QrUpdate, s.QrDetailEnvelope, s.QrCreatedEnvelope, s.dataEnvelope(s.Plan), s.PlanSubscription, s.dataEnvelope(s.User),
+  s.UserCreate, s.UserCreatedEnvelope, s.UserListQuery, s.PageQuery, s.MessageEnvelope, s.CreatedEnvelope];
+export const main = async () => all.map((schema) => schema.safeParse(ky.get('https://x.example').json()));
+`;
+
+async function gzipped(source: string, name: string): Promise<{ raw: number; gz: number }> {
+  const entry = join(dir, `${name}.ts`);
+  writeFileSync(entry, source);
+  const result = await build({
+    entryPoints: [entry],
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    write: false,
+    absWorkingDir: root,
+    nodePaths: [join(root, 'node_modules')],
+  });
+  const code = result.outputFiles[0]!.contents;
+  return { raw: code.byteLength, gz: gzipSync(code, { level: 9 }).byteLength };
+}
+
+try {
+  const floor = await gzipped(floorApp, 'floor');
+  const schemas = await gzipped(schemasApp, 'schemas');
+  const ours = await gzipped(app, 'app');
+  const kb = (n: number) => (n / 1024).toFixed(1);
+  console.log(`floor  ky alone                 : ${kb(floor.gz)} KB gzip (${kb(floor.raw)} KB min)`);
+  console.log(`floor  ky + the shared schemas  : ${kb(schemas.gz)} KB gzip (${kb(schemas.raw)} KB min)`);
+  console.log(`linkgate's own code adds        : ${kb(ours.gz - schemas.gz)} KB gzip on top of that`);
+  console.log(`linkgate, every resource called : ${kb(ours.gz)} KB gzip (${kb(ours.raw)} KB min)`);
+  console.log(`ratio to floor: ${(ours.gz / floor.gz).toFixed(2)}x`);
+  console.log(`size: ${kb(ours.gz)} KB (target <= ${TARGET_KB} KB) ${ours.gz <= TARGET_KB * 1024 ? 'PASS' : 'MISS'}`);
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
