@@ -200,6 +200,9 @@ function stopOnSignals(server: MockServer): void {
   process.on('SIGTERM', stop);
 }
 
+// A closed stdout (e.g. piped into `head`) must not crash the server or its shutdown.
+process.stdout.on('error', () => {});
+
 main(process.argv.slice(2)).catch((error: unknown) => {
   const usage = error instanceof UsageError;
   process.stderr.write(

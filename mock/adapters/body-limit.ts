@@ -20,7 +20,7 @@ export function bodyTooLargeResponse(path: string): MockResponse {
   };
 }
 
-/** The declared Content-Length when it is over the limit; an undeclared or malformed length is checked while reading. */
+/** True when a declared Content-Length is over the limit; an absent or malformed one is checked while reading instead. */
 export function declaresTooLarge(contentLength: string | null | undefined): boolean {
   if (!contentLength) return false;
   const n = Number(contentLength);
