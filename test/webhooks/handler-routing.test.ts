@@ -34,6 +34,21 @@ describe('createWebhookHandler routes each delivery to its handler and answers t
     expect(onReceived).not.toHaveBeenCalled();
   });
 
+  it('types each inline handler by its event name, with no annotation', () => {
+    createWebhookHandler({
+      secret: TENANT_SECRET,
+      on: {
+        'message.ack': (event) => {
+          expectTypeOf(event.data.status).toEqualTypeOf<'sent' | 'delivered' | 'read' | 'played'>();
+        },
+        'device.qr': (event) => {
+          expectTypeOf(event.data.attempt).toEqualTypeOf<number>();
+          expectTypeOf(event.event).toEqualTypeOf<'device.qr'>();
+        },
+      },
+    });
+  });
+
   it('acknowledges an event that has no handler without doing anything', async () => {
     const handler = createWebhookHandler({ secret: TENANT_SECRET, clock: clockAtNow(), on: {} });
     expect((await handler(deliver(deviceStatus).request)).status).toBe(200);
