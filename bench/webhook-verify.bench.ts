@@ -114,6 +114,9 @@ console.log(
   `  throughput ratio vs floor: ${ratio.toFixed(2)} (median of ${ROUNDS} paired rounds of ${fmt(BATCH)}; range ${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)}) (target >= ${RATIO_TARGET})  ${ratio >= RATIO_TARGET ? 'PASS' : 'MISS'}`,
 );
 console.log(
+  `  cross-check, per-call p50 ratio (floor p50 / ours p50): ${(floorLat.p50 / ourLat.p50).toFixed(2)}  [info]`,
+);
+console.log(
   `  p99 per delivery: ${us(ourLat.p99)} µs (target < ${P99_TARGET_US} µs)  ${ourLat.p99 < P99_TARGET_US ? 'PASS' : 'MISS'}`,
 );
 if (sink === 0.5) console.log('unreachable; keeps results alive');
