@@ -114,6 +114,8 @@ function configRoutes(gateway: Gateway): Route<unknown>[] {
       }
       const ms = intField(body, 'ms', 0, 365 * 24 * 3_600_000);
       if (ms === undefined) throw new GatewayInputError('ms', 'is required: a whole number of milliseconds >= 0');
+      // Let attempts in flight finish first: jumping past their 8 s deadline would time them out.
+      await gateway.drain();
       await (clock as ManualClock).advance(ms);
       await gateway.drain();
       return { now: clock.now() };

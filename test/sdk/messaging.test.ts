@@ -19,7 +19,7 @@ describe('MessagingClient', () => {
   let clock: ManualClock;
   const client = (apiKey = KEY) => new MessagingClient({ apiKey, baseUrl: BASE_URL, clock });
 
-  beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+  beforeAll(() => server.listen({ onUnhandledFrame: 'error' }));
   afterAll(() => server.close());
   beforeEach(() => {
     clock = new ManualClock();

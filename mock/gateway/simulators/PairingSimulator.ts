@@ -49,7 +49,7 @@ export class PairingSimulator {
   scan(input: { device_id: string }): PairingSession {
     const device = this.#ctx.devices.require((input as { device_id?: unknown } | null)?.device_id);
     const session = this.#sessions.get(device.id);
-    if (!session || session.state !== 'waiting') {
+    if (session?.state !== 'waiting') {
       throw new GatewayInputError('device_id', 'has no pairing in progress; start one with action "start"', 409);
     }
     session.timer?.cancel();

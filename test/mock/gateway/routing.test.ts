@@ -136,7 +136,7 @@ describe('routing of tenant and device events', () => {
     );
     expect(() => gateway.routing.setTenant('default', { url: 'not a url' })).toThrow(/url must be an absolute URL/);
     expect(() =>
-      gateway.routing.setTenant('default', { url: 'https://x.test', secret: 'whsec_dev_' + '0'.repeat(32) }),
+      gateway.routing.setTenant('default', { url: 'https://x.test', secret: `whsec_dev_${'0'.repeat(32)}` }),
     ).toThrow(/secret must be "whsec_live_"/);
     expect(() => gateway.routing.setTenant('default', { url: 'https://x.test', events: ['message.nope'] })).toThrow(
       /events\[0\] must be one of/,
