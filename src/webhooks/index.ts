@@ -21,7 +21,6 @@ export {
   deliveryHeaders,
   WEBHOOK_USER_AGENT,
 } from './delivery-headers.js';
-export { newDeliveryId } from './delivery-id.js';
 export {
   WEBHOOK_ERROR_STATUS,
   type WebhookErrorCode,

@@ -1,6 +1,5 @@
 import type { EventMap, EventName, WebhookEvent } from '../schemas/events.js';
 import { deliveryHeaders } from './delivery-headers.js';
-import { newDeliveryId } from './delivery-id.js';
 
 /** An event to deliver: a full event object (any name, so unknown events can be tested too). */
 export interface TestEventObject {
@@ -30,7 +29,8 @@ export interface TestDeliveryCommon {
   timestamp?: number;
   /**
    * The delivery id.
-   * @default a fresh ULID, as the gateway sends
+   * @default a fresh `crypto.randomUUID()` (the gateway sends ULIDs; receivers must treat the id as opaque, and this
+   * entry loads nothing but zod, so it does not carry a ULID library)
    */
   deliveryId?: string;
   /**
@@ -85,7 +85,7 @@ export function createTestDelivery(options: TestDeliveryOptions): TestDelivery {
         data: (options as { data: unknown }).data,
       }
     : (options.event as TestEventObject);
-  const deliveryId = options.deliveryId ?? newDeliveryId(timestamp * 1000);
+  const deliveryId = options.deliveryId ?? crypto.randomUUID();
   const headers = deliveryHeaders({
     secret: options.secret,
     deliveryId,

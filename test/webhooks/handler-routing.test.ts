@@ -15,7 +15,8 @@ describe('createWebhookHandler routes each delivery to its handler and answers t
   it('calls the handler for the event with the typed event and answers 200 {"status":"success"}', async () => {
     const onAck = vi.fn((event: MessageAckEvent & { known: true }, context: DeliveryContext) => {
       expectTypeOf(event.data.status_code).toEqualTypeOf<number>();
-      expect(context.deliveryId).toMatch(/^[0-9A-HJKMNP-TV-Z]{26}$/);
+      expect(context.deliveryId).toMatch(/^[0-9a-f-]{36}$/);
+      expect(context.deliveryId).toBe(context.request.headers.get('x-service-delivery-id'));
     });
     const onReceived = vi.fn();
     const handler = createWebhookHandler({

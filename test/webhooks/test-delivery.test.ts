@@ -37,12 +37,12 @@ describe('createTestDelivery builds a delivery exactly as the gateway sends it',
     });
   });
 
-  it('gives a ULID delivery id by default, time-ordered by attempt', () => {
-    const early = createTestDelivery({ event: deviceStatus, secret: TENANT_SECRET, timestamp: NOW_S });
-    const late = createTestDelivery({ event: deviceStatus, secret: TENANT_SECRET, timestamp: NOW_S + 1 });
-    expect(early.deliveryId).toMatch(/^[0-9A-HJKMNP-TV-Z]{26}$/);
-    expect(early.headers['X-Service-Delivery-ID']).toBe(early.deliveryId);
-    expect(early.deliveryId.slice(0, 10) < late.deliveryId.slice(0, 10)).toBe(true);
+  it('gives a fresh, unique delivery id by default and puts it in the header', () => {
+    const first = createTestDelivery({ event: deviceStatus, secret: TENANT_SECRET, timestamp: NOW_S });
+    const second = createTestDelivery({ event: deviceStatus, secret: TENANT_SECRET, timestamp: NOW_S });
+    expect(first.deliveryId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(first.headers['X-Service-Delivery-ID']).toBe(first.deliveryId);
+    expect(second.deliveryId).not.toBe(first.deliveryId);
   });
 
   it('gives a fresh Request on every read, so a delivery can be sent twice', async () => {
