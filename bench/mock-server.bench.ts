@@ -156,7 +156,7 @@ async function orchestrate(): Promise<void> {
 async function startup(): Promise<void> {
   mkdirSync(cacheDir, { recursive: true });
   const { build } = await import('esbuild');
-  // The CLI as tsup ships it: one ESM file, dependencies left to node_modules.
+  // The CLI as tsup ships it (tsup.config.ts): one self-contained ESM file with a `require` for CommonJS dependencies.
   await build({
     entryPoints: [`${root}mock/cli.ts`],
     outfile: `${cacheDir}/cli.mjs`,
@@ -164,7 +164,9 @@ async function startup(): Promise<void> {
     format: 'esm',
     platform: 'node',
     target: 'node22',
-    packages: 'external',
+    banner: {
+      js: "import { createRequire as __linkgateCreateRequire } from 'node:module';\nconst require = __linkgateCreateRequire(import.meta.url);",
+    },
     logLevel: 'error',
   });
   writeFileSync(
