@@ -53,9 +53,31 @@ export function pathToString(prefix: string, path: readonly PropertyKey[]): stri
   return out || '(root)';
 }
 
+/** The issue of a union variant whose tag (a literal at a top-level key, e.g. QR `type`) did not match. */
+const tagMiss = (variant: readonly RawIssue[]) =>
+  variant.find((i) => i.code === 'invalid_value' && i.path.length === 1);
+
+/**
+ * Replaces a union's "matches no variant" with what the caller can act on: the issues of the one variant whose tag
+ * matched (`data` must be an object), or, when no tag matched, the tags allowed (`type` must be one of ...).
+ */
+function expandUnion(issue: RawIssue): RawIssue[] {
+  if (issue.code !== 'invalid_union' || issue.errors.length === 0) return [issue];
+  const within = (i: RawIssue): RawIssue => ({ ...i, path: [...issue.path, ...i.path] });
+  const matched = issue.errors.filter((variant) => !tagMiss(variant));
+  if (matched.length === 1) return matched[0]!.flatMap((i) => expandUnion(within(i)));
+  const misses = issue.errors.map(tagMiss);
+  const first = misses[0];
+  if (matched.length > 0 || !first || misses.some((m) => m?.path[0] !== first.path[0])) return [issue];
+  const values = misses.flatMap((m) => (m?.code === 'invalid_value' ? m.values : []));
+  return [within({ ...first, values } as RawIssue)];
+}
+
 /** Turns schema issues into linkgate issues with readable rules. */
 export function toIssues(issues: readonly RawIssue[], input: unknown): Issue[] {
-  return issues.map((issue) => ({ path: issue.path, message: ruleOf(issue, input), code: issue.code }));
+  return issues
+    .flatMap(expandUnion)
+    .map((issue) => ({ path: issue.path, message: ruleOf(issue, input), code: issue.code }));
 }
 
 /**

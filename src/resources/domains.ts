@@ -6,19 +6,21 @@ import { APIResource } from '../core/resource.js';
 import { validate, validateId } from '../core/validation.js';
 import { Domain, DomainCreate, DomainUpdate } from '../schemas/domain.js';
 import type { PageQuery } from '../schemas/page.js';
+import { urlString } from '../schemas/primitives.js';
 import { type ActionResult, type Created, createCall, messageCall, pagedCall } from './shared.js';
 
-const httpUrl = (what: string) =>
-  z.url({ protocol: /^https?$/, error: `must be a full URL starting with http:// or https:// (${what})` });
+const httpUrl = (what: string) => urlString(`must be a full URL starting with http:// or https:// (${what})`, true);
 
 /** The spec's rule for `domain` (a URL with its scheme), on top of the shared body schema. */
-const DomainCreateBody = z.extend(DomainCreate, {
+const DomainCreateBody = z.object({
+  ...DomainCreate.shape,
   domain: httpUrl('the branded domain'),
   redirectroot: z.optional(httpUrl('where visitors of the bare domain go')),
   redirect404: z.optional(httpUrl('the custom 404 redirect')),
 });
 
-const DomainUpdateBody = z.extend(DomainUpdate, {
+const DomainUpdateBody = z.object({
+  ...DomainUpdate.shape,
   redirectroot: z.optional(httpUrl('where visitors of the bare domain go')),
   redirect404: z.optional(httpUrl('the custom 404 redirect')),
 });

@@ -12,7 +12,8 @@ const UserEnvelope = dataEnvelope(User);
 const UserListEnvelope = dataEnvelope(z.array(User));
 
 /** The rules production applies to a new user, checked before sending. */
-const UserCreateBody = z.extend(UserCreate, {
+const UserCreateBody = z.object({
+  ...UserCreate.shape,
   username: z.string().check(z.regex(USERNAME_PATTERN, 'must be 4-20 letters, digits or underscores')),
   email: z
     .string()

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { Url } from './primitives.js';
 
 /**
  * Messaging API keys begin with this fixed prefix (spec: "a fixed service prefix followed by characters").
@@ -13,7 +14,7 @@ export const SendMessage = z.object({
   device_id: z.string().check(z.minLength(1, 'is required')),
   phone: z.string().check(z.regex(/^\d{6,20}$/, 'must be 6-20 digits, no + or spaces')),
   message: z.string(),
-  media_url: z.optional(z.url({ error: 'must be a URL' })),
+  media_url: z.optional(Url),
 });
 /** Body of `POST /api/v1/wa/messages/send`. */
 export type SendMessage = z.infer<typeof SendMessage>;

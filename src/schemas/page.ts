@@ -37,7 +37,7 @@ export function pagedEnvelope<T extends z.core.$ZodType>(item: T, keys: readonly
   const shape: Record<string, z.core.$ZodType> = {};
   for (const key of keys) shape[key] = z.optional(z.array(item));
   return z.pipe(
-    z.looseObject({ error: Count, data: z.extend(PageMeta, shape) }),
+    z.looseObject({ error: Count, data: z.looseObject({ ...PageMeta.shape, ...shape }) }),
     z.transform((envelope, ctx): PageData<z.output<T>> => {
       const data = envelope.data as z.output<typeof PageMeta> & Record<string, unknown>;
       const key = keys.find((k) => Array.isArray(data[k]));

@@ -18,7 +18,7 @@ export const PIXEL_TYPES = [
 ] as const;
 
 /** A pixel provider. */
-export const PixelType = z.enum(PIXEL_TYPES);
+export const PixelType = z.literal(PIXEL_TYPES);
 /** A pixel provider. */
 export type PixelType = z.infer<typeof PixelType>;
 

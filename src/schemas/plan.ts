@@ -52,7 +52,7 @@ export const SUBSCRIPTION_TYPES = ['monthly', 'yearly', 'lifetime'] as const;
 
 /** Body of `PUT /api/plan/:planid/user/:userid`. */
 export const PlanSubscription = z.object({
-  type: z.enum(SUBSCRIPTION_TYPES),
+  type: z.literal(SUBSCRIPTION_TYPES),
   expiration: z.optional(DateTimeInput),
 });
 /** Body of `PUT /api/plan/:planid/user/:userid`. */

