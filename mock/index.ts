@@ -2,8 +2,14 @@
  * `linkgate/mock`: a stateful reference backend of the management API and the messaging gateway, for tests (msw
  * `setupServer` / `setupWorker`) and as a standalone `node:http` server (also the `linkgate mock` command).
  *
+ * Everything runs on an injected clock: pass a {@link ManualClock} and advance it to see rate windows reset,
+ * webhook retries fire and pairing QR frames expire, with no real waiting. {@link createMockBackend} gives msw
+ * handlers and a direct `fetch`; {@link startMockServer} serves the same backend over HTTP; `backend.gateway`
+ * ({@link Gateway}) simulates devices, messages and webhook delivery faults.
+ *
  * @example
  * import { setupServer } from 'msw/node';
+ * import { Linkgate } from 'linkgate';
  * import { createMockBackend, ManualClock } from 'linkgate/mock';
  *
  * const clock = new ManualClock();
@@ -11,35 +17,69 @@
  * const server = setupServer(...backend.handlers);
  * server.listen();
  *
+ * const client = new Linkgate({ apiKey: backend.adminKey, baseUrl: 'https://short.example', clock });
+ * const account = await client.account.get();
+ *
  * @packageDocumentation
+ * @module linkgate/mock
  */
 export { MAX_BODY_BYTES } from './adapters/body-limit.js';
 export { createMockBackend, type MockBackend } from './adapters/mock-backend.js';
 export { type MockServer, type StartMockServerOptions, startMockServer } from './adapters/node-server.js';
 export type { MockRequestHandler } from './adapters/web.js';
-export type { BackendCore, MockBackendOptions } from './backend.js';
+export type { BackendCore, MockBackendOptions, ResolvedMockBackendOptions } from './backend.js';
 export { ManualClock } from './clock.js';
+export type { ChatKind } from './gateway/ChatKind.js';
 export type { CircuitSnapshot, CircuitState, CircuitTransition } from './gateway/CircuitBreaker.js';
-export type { DeadLetter } from './gateway/DeadLetterQueue.js';
+export type { DeadLetter, DeadLetterQueue } from './gateway/DeadLetterQueue.js';
 export type { AttemptOutcome, AttemptRecord } from './gateway/DeliveryAttempt.js';
-export type { Faults } from './gateway/FaultInjector.js';
+export type { FaultInjector, Faults } from './gateway/FaultInjector.js';
 export { Gateway, type GatewayOptions } from './gateway/Gateway.js';
-export type { DroppedEvent, GatewayLifecycle, PublishResult } from './gateway/GatewayEngine.js';
+export type {
+  DroppedEvent,
+  GatewayEngine,
+  GatewayEngineOptions,
+  GatewayLifecycle,
+  OutboundEvent,
+  PublishResult,
+} from './gateway/GatewayEngine.js';
 export { GatewayInputError } from './gateway/GatewayInputError.js';
+export type { Unsubscribe } from './gateway/LifecycleEmitter.js';
+export type { MediaStore, StoredMedia } from './gateway/MediaStore.js';
+export type { DeviceStatusSimulator, SimulatedStatusChange } from './gateway/simulators/DeviceStatusSimulator.js';
+export type {
+  InboundMessageSimulator,
+  InboundResult,
+  SimulatedInboundMessage,
+  SimulatedMedia,
+} from './gateway/simulators/InboundMessageSimulator.js';
+export type { PairingSession, PairingSimulator } from './gateway/simulators/PairingSimulator.js';
+export type { ReceiptSimulator, SimulatedDispatch, SimulatedReceipt } from './gateway/simulators/ReceiptSimulator.js';
 export type { WebhookEndpoint, WebhookEndpointInput } from './gateway/WebhookEndpoint.js';
-export type { Device, DeviceInput } from './messaging/DeviceRegistry.js';
-export type { IssuedMessagingKey, MessagingKeyInfo } from './messaging/MessagingKeyring.js';
-export type { RateLimitOptions } from './rate-limit.js';
+export type { WebhookRoute, WebhookRouting } from './gateway/WebhookRouting.js';
+export type { Device, DeviceInput, DeviceRegistry } from './messaging/DeviceRegistry.js';
+export type { IssuedMessagingKey, MessagingKeyInfo, MessagingKeyring } from './messaging/MessagingKeyring.js';
+export { type OutboundMessages, SendRejection, type SentMessage } from './messaging/OutboundMessages.js';
+export type { RateDecision, RateLimiter, RateLimitOptions } from './rate-limit.js';
+export { type FailureOptions, RequestRejection } from './responses.js';
+export type { GuardResult, MockRouter, Params, Route, RouteCall, RouteGroup } from './router.js';
 export type {
   DomainRow,
   MockStore,
+  NewPlan,
   NewQr,
   NewUser,
   OverlayRow,
   PixelRow,
+  PlanCountedFeature,
+  PlanFeature,
+  PlanLimitsRow,
   PlanRow,
   QrRow,
+  QrStatsRow,
   SplashRow,
+  StoreSnapshot,
+  TableName,
   UserRow,
 } from './store.js';
 export type { MockRequest, MockResponse } from './types.js';

@@ -12,7 +12,7 @@ export function success(fields: Record<string, unknown>): MockResponse {
   return json(200, { error: 0, ...fields });
 }
 
-/** Options of {@link failure}. */
+/** Options of a failure answer (`failure(...)`, {@link RequestRejection}). */
 export interface FailureOptions {
   /** HTTP status; production answers validation and not-found failures on 200. @default 200 */
   status?: number;

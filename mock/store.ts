@@ -180,7 +180,8 @@ export interface StoreSnapshot {
   nextIds: Record<TableName, number>;
 }
 
-type TableName = 'users' | 'domains' | 'pixels' | 'qrs' | 'splash' | 'overlays' | 'plans';
+/** The store's tables, each with its own id counter. */
+export type TableName = 'users' | 'domains' | 'pixels' | 'qrs' | 'splash' | 'overlays' | 'plans';
 
 /** What the store needs from its backend: a clock for record dates and randomness for keys and tokens. */
 export interface StoreEnv {

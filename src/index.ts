@@ -1,4 +1,28 @@
-// Public exports of `linkgate`: the client, its errors and types, and the shared schemas.
+/**
+ * `linkgate`: the typed client of the link-management API ({@link Linkgate}) and of the messaging API
+ * ({@link MessagingClient}), for Node, Deno, Bun, edge runtimes and (with `dangerouslyAllowBrowser`) browsers.
+ *
+ * Every answer is checked against the shared zod schemas; every failure, including production's HTTP 200
+ * `{ "error": 1 }` answers, becomes a typed error ({@link NotFoundError}, {@link RateLimitError}, ...). Calls share one
+ * rate-limit budget per API key, transient failures are retried with back-off, and lists page lazily
+ * ({@link PagePromise}: `await` the first page or `for await` over every item).
+ *
+ * @example
+ * import { Linkgate, NotFoundError } from 'linkgate';
+ *
+ * const client = new Linkgate({ apiKey: process.env.LINKGATE_API_KEY, baseUrl: 'https://links.example.com' });
+ * const account = await client.account.get();
+ * for await (const domain of client.domains.list()) console.log(domain.domain);
+ * try {
+ *   await client.pixels.delete(42);
+ * } catch (error) {
+ *   if (error instanceof NotFoundError) console.log('already gone');
+ *   else throw error;
+ * }
+ *
+ * @packageDocumentation
+ * @module linkgate
+ */
 export { Linkgate, type LinkgateOptions } from './client.js';
 export {
   APIClient,
@@ -15,6 +39,7 @@ export {
   APIConnectionError,
   APIConnectionTimeoutError,
   APIError,
+  type APIErrorInit,
   APIUserAbortError,
   AuthenticationError,
   BadRequestError,
@@ -27,9 +52,10 @@ export {
   ValidationError,
 } from './core/errors.js';
 export type { Logger, LogLevel } from './core/logger.js';
-export { Page, PagePromise, type ToArrayOptions } from './core/pagination.js';
+export { Page, type PageFetcher, PagePromise, type ToArrayOptions } from './core/pagination.js';
 export {
   type AssumedWindow,
+  type MaybePromise,
   MemoryRateLimitStore,
   type RateLimitObservation,
   type RateLimitState,
@@ -38,7 +64,6 @@ export {
 } from './core/rate-limit-store.js';
 export type { RateLimitEvent, RateLimitInfo } from './core/rate-limiter.js';
 export { APIResource } from './core/resource.js';
-export * from './messaging/index.js';
 export * from './messaging/index.js';
 export type { AccountResource } from './resources/account.js';
 export type { DomainsResource } from './resources/domains.js';

@@ -116,6 +116,7 @@ export class Gateway<C extends Clock = Clock> {
   get publicOrigin(): string {
     return this.#origin;
   }
+  /** Sets the origin media URLs are built on; a trailing slash is dropped. */
   set publicOrigin(origin: string) {
     this.#origin = origin.replace(/\/$/, '');
   }

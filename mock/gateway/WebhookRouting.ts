@@ -7,7 +7,7 @@ import {
 } from './WebhookEndpoint.js';
 
 /** A routing decision: the endpoint to use and the events it takes, or why nothing is delivered. */
-export type Route = { endpoint: WebhookEndpoint } | { endpoint: null; reason: 'no_endpoint' | 'not_selected' };
+export type WebhookRoute = { endpoint: WebhookEndpoint } | { endpoint: null; reason: 'no_endpoint' | 'not_selected' };
 
 /**
  * Which receiver gets an event (spec, Routing): a device with its own URL receives only its own events there, with
@@ -58,7 +58,7 @@ export class WebhookRouting {
   }
 
   /** Decides where `event` of `deviceId` (belonging to `tenant`) goes. */
-  route(tenant: string, deviceId: string, event: EventName): Route {
+  route(tenant: string, deviceId: string, event: EventName): WebhookRoute {
     const tenantEndpoint = this.#tenants.get(tenant);
     const deviceEndpoint = this.#devices.get(deviceId);
     const endpoint = deviceEndpoint ?? tenantEndpoint;

@@ -45,6 +45,7 @@ export class APIPromise<T> implements PromiseLike<T> {
     return this.#promise().finally(onfinally);
   }
 
+  /** `'APIPromise'`, so `Object.prototype.toString` and loggers name it instead of printing `[object Object]`. */
   get [Symbol.toStringTag](): string {
     return 'APIPromise';
   }

@@ -32,7 +32,7 @@ export interface AssumedWindow {
 }
 
 /**
- * Where a {@link RateLimiter} keeps the budget. Every method must be atomic per `key`, so several processes that share
+ * Where the client's rate limiter keeps the budget. Every method must be atomic per `key`, so several processes that share
  * one API key can share one budget. The default {@link MemoryRateLimitStore} is per process.
  *
  * `key` is a fingerprint of the API key and origin, never the key itself. `inFlight` is the number of requests this

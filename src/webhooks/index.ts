@@ -2,14 +2,21 @@
  * `linkgate/webhooks`: verify, parse and route the gateway's webhook deliveries on any runtime with `fetch`.
  * Imports nothing at run time but `zod` (classic, for parse speed) and no `node:*`.
  *
+ * {@link createWebhookHandler} answers a Web `Request` (Next.js, Hono, Deno, Bun, workers) and {@link toNodeHandler}
+ * adapts it to `node:http` / Express. Underneath, {@link verifyWebhook} checks the signature headers in constant time
+ * against one secret or several (rotation, per-device secrets) and {@link parseWebhookEvent} reads the payload into a
+ * typed event. {@link createTestDelivery} signs deliveries for your own tests.
+ *
  * @example
  * import { createWebhookHandler } from 'linkgate/webhooks';
+ *
  * export const POST = createWebhookHandler({
  *   secret: process.env.WEBHOOK_SECRET!,
  *   on: { 'message.received': (event) => console.log(event.data.text) },
  * });
  *
  * @packageDocumentation
+ * @module linkgate/webhooks
  */
 
 export * from '../schemas/events.js';
