@@ -6,6 +6,7 @@ import { validate } from '../core/validation.js';
 import { Account, type AccountUpdate } from '../schemas/account.js';
 import { dataEnvelope } from '../schemas/envelope.js';
 import { EMAIL_PATTERN, MIN_PASSWORD_LENGTH } from '../schemas/primitives.js';
+import { matching, maxChars, minChars } from '../schemas/rules.js';
 import { type ActionResult, messageCall } from './shared.js';
 
 const AccountEnvelope = dataEnvelope(Account);
@@ -15,10 +16,10 @@ const AccountUpdateBody = z.object({
   email: z.optional(
     z
       .string()
-      .check(z.maxLength(50, 'must be at most 50 characters'), z.regex(EMAIL_PATTERN, 'must be a valid email address')),
+      .check(maxChars(50, 'must be at most 50 characters'), matching(EMAIL_PATTERN, 'must be a valid email address')),
   ),
   password: z.optional(
-    z.string().check(z.minLength(MIN_PASSWORD_LENGTH, `must be at least ${MIN_PASSWORD_LENGTH} characters`)),
+    z.string().check(minChars(MIN_PASSWORD_LENGTH, `must be at least ${MIN_PASSWORD_LENGTH} characters`)),
   ),
 });
 

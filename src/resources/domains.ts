@@ -6,7 +6,7 @@ import { APIResource } from '../core/resource.js';
 import { validate, validateId } from '../core/validation.js';
 import { Domain, DomainCreate, DomainUpdate } from '../schemas/domain.js';
 import type { PageQuery } from '../schemas/page.js';
-import { urlString } from '../schemas/primitives.js';
+import { urlString } from '../schemas/rules.js';
 import { type ActionResult, type Created, createCall, messageCall, pagedCall } from './shared.js';
 
 const httpUrl = (what: string) => urlString(`must be a full URL starting with http:// or https:// (${what})`, true);

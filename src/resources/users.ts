@@ -5,6 +5,7 @@ import { APIResource } from '../core/resource.js';
 import { validate, validateId } from '../core/validation.js';
 import { dataEnvelope } from '../schemas/envelope.js';
 import { EMAIL_PATTERN, MIN_PASSWORD_LENGTH, USERNAME_PATTERN } from '../schemas/primitives.js';
+import { matching, maxChars, minChars } from '../schemas/rules.js';
 import { User, UserCreate, UserCreatedEnvelope, UserListQuery } from '../schemas/user.js';
 import { type ActionResult, messageCall } from './shared.js';
 
@@ -14,11 +15,11 @@ const UserListEnvelope = dataEnvelope(z.array(User));
 /** The rules production applies to a new user, checked before sending. */
 const UserCreateBody = z.object({
   ...UserCreate.shape,
-  username: z.string().check(z.regex(USERNAME_PATTERN, 'must be 4-20 letters, digits or underscores')),
+  username: z.string().check(matching(USERNAME_PATTERN, 'must be 4-20 letters, digits or underscores')),
   email: z
     .string()
-    .check(z.maxLength(50, 'must be at most 50 characters'), z.regex(EMAIL_PATTERN, 'must be a valid email address')),
-  password: z.string().check(z.minLength(MIN_PASSWORD_LENGTH, `must be at least ${MIN_PASSWORD_LENGTH} characters`)),
+    .check(maxChars(50, 'must be at most 50 characters'), matching(EMAIL_PATTERN, 'must be a valid email address')),
+  password: z.string().check(minChars(MIN_PASSWORD_LENGTH, `must be at least ${MIN_PASSWORD_LENGTH} characters`)),
 });
 
 /** A newly registered user. */

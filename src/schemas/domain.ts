@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { Id } from './primitives.js';
+import { minChars } from './rules.js';
 
 /** A branded domain. */
 export const Domain = z.looseObject({
@@ -13,7 +14,7 @@ export type Domain = z.infer<typeof Domain>;
 
 /** Body of `POST /api/domain/add`: `domain` is a full URL with http or https. */
 export const DomainCreate = z.object({
-  domain: z.string().check(z.minLength(1, 'is required')),
+  domain: z.string().check(minChars(1, 'is required')),
   redirectroot: z.optional(z.string()),
   redirect404: z.optional(z.string()),
 });

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { Url } from './primitives.js';
+import { matching, minChars } from './rules.js';
 
 /**
  * Messaging API keys begin with this fixed prefix (spec: "a fixed service prefix followed by characters").
@@ -11,8 +12,8 @@ export const MESSAGING_KEY_PATTERN = /^gw_live_[A-Za-z0-9]{24,}$/;
 
 /** Body of `POST /api/v1/wa/messages/send` as observed: `device_id` may be `"auto"`, `phone` is digits. */
 export const SendMessage = z.object({
-  device_id: z.string().check(z.minLength(1, 'is required')),
-  phone: z.string().check(z.regex(/^\d{6,20}$/, 'must be 6-20 digits, no + or spaces')),
+  device_id: z.string().check(minChars(1, 'is required')),
+  phone: z.string().check(matching(/^\d{6,20}$/, 'must be 6-20 digits, no + or spaces')),
   message: z.string(),
   media_url: z.optional(Url),
 });

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { DateString, Id } from './primitives.js';
+import { minChars } from './rules.js';
 
 /** The pixel providers the service supports (spec, Pixels). */
 export const PIXEL_TYPES = [
@@ -36,8 +37,8 @@ export type Pixel = z.infer<typeof Pixel>;
 /** Body of `POST /api/pixel/add`. */
 export const PixelCreate = z.object({
   type: PixelType,
-  name: z.string().check(z.minLength(1, 'is required')),
-  tag: z.string().check(z.minLength(1, 'is required')),
+  name: z.string().check(minChars(1, 'is required')),
+  tag: z.string().check(minChars(1, 'is required')),
 });
 /** Body of `POST /api/pixel/add`. */
 export type PixelCreate = z.infer<typeof PixelCreate>;
@@ -45,7 +46,7 @@ export type PixelCreate = z.infer<typeof PixelCreate>;
 /** Body of `PUT /api/pixel/:id/update`: `tag` is required, `name` optional. */
 export const PixelUpdate = z.object({
   name: z.optional(z.string()),
-  tag: z.string().check(z.minLength(1, 'is required')),
+  tag: z.string().check(minChars(1, 'is required')),
 });
 /** Body of `PUT /api/pixel/:id/update`. */
 export type PixelUpdate = z.infer<typeof PixelUpdate>;

@@ -1,48 +1,14 @@
 import * as z from 'zod/mini';
+import { matching, urlString } from './rules.js';
 
 /** A whole number that production sometimes sends as a numeric string (ids of new records, counts). Reads both, yields a number. */
 export const Count = z.union([
   z.int(),
   z.pipe(
-    z.string().check(z.regex(/^-?\d+$/, 'expected an integer or a string of digits')),
+    z.string().check(matching(/^-?\d+$/, 'expected an integer or a string of digits')),
     z.transform((s: string) => Number(s)),
   ),
 ]);
-
-/**
- * A check with its own message over a plain predicate. Used where zod's built-in format (e.g. `z.url()`) would add
- * kilobytes to the browser bundle for a rule a few lines state as well. The issue is `custom`, with `message`;
- * `bag` (e.g. `{ format: 'url' }`) is what the OpenAPI document shows for the rule.
- */
-export function rule<T>(
-  test: (value: T) => boolean,
-  message: string,
-  bag?: Record<string, unknown>,
-): z.core.$ZodCheck<T> {
-  const check = z.check<T>((ctx) => {
-    if (!test(ctx.value)) ctx.issues.push({ code: 'custom', message, input: ctx.value, continue: true });
-  });
-  if (bag) check._zod.onattach.push((schema) => Object.assign(schema._zod.bag, bag));
-  return check;
-}
-
-/** Whether `text` is an absolute URL; with `httpOnly`, an http(s) URL with a host. Surrounding spaces are ignored. */
-export function isUrl(text: string, httpOnly = false): boolean {
-  try {
-    const url = new URL(text.trim());
-    return !httpOnly || ((url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '');
-  } catch {
-    return false;
-  }
-}
-
-/** A URL field: checked with {@link isUrl}, sent trimmed (as `z.url()` did). */
-export function urlString(message: string, httpOnly = false) {
-  return z.pipe(
-    z.string().check(rule((text: string) => isUrl(text, httpOnly), message, { format: 'url' })),
-    z.transform((text: string) => text.trim()),
-  );
-}
 
 /** An absolute URL (any scheme), e.g. the `data` of a `link` QR code. */
 export const Url = urlString('must be a URL');
@@ -62,13 +28,13 @@ export const DateString = z.string();
 /** A `YYYY-MM-DD HH:MM:SS` date as accepted in request bodies. */
 export const DateTimeInput = z
   .string()
-  .check(z.regex(DATE_TIME_PATTERN, 'must be a date in the form YYYY-MM-DD HH:MM:SS'));
+  .check(matching(DATE_TIME_PATTERN, 'must be a date in the form YYYY-MM-DD HH:MM:SS'));
 
 /** A colour in the form `rgb(R,G,B)`, each channel 0-255. */
 export const RgbColour = z
   .string()
   .check(
-    z.regex(
+    matching(
       /^rgb\(\s*(25[0-5]|2[0-4]\d|1?\d?\d)\s*,\s*(25[0-5]|2[0-4]\d|1?\d?\d)\s*,\s*(25[0-5]|2[0-4]\d|1?\d?\d)\s*\)$/,
       'must be a colour in the form rgb(R,G,B) with each channel 0-255',
     ),

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { Count, DateString, Id, RgbColour, Url } from './primitives.js';
+import { matching, minChars } from './rules.js';
 
 /** QR code content types (spec, QR body fields). */
 export const QR_TYPES = ['text', 'vcard', 'link', 'email', 'phone', 'sms', 'wifi'] as const;
@@ -8,7 +9,7 @@ export const QrType = z.literal(QR_TYPES);
 /** A QR content type. */
 export type QrType = z.infer<typeof QrType>;
 
-const nonEmpty = () => z.string().check(z.minLength(1, 'must not be empty'));
+const nonEmpty = () => z.string().check(minChars(1, 'must not be empty'));
 
 /** `data` for `email`: an address, or `{ email, subject?, body? }` (encoded as `mailto:`). */
 export const QrEmailData = z.union([
@@ -18,10 +19,10 @@ export const QrEmailData = z.union([
 /** `data` for `phone`: digits, `+` allowed (encoded as `tel:`). */
 export const QrPhoneData = z
   .string()
-  .check(z.regex(/^\+?\d{3,20}$/, 'must be a phone number: digits, optionally after +'));
+  .check(matching(/^\+?\d{3,20}$/, 'must be a phone number: digits, optionally after +'));
 /** `data` for `sms`: `{ phone, message }` (encoded as `smsto:phone:message`). */
 export const QrSmsData = z.object({
-  phone: z.string().check(z.regex(/^\+?\d{3,20}$/, 'must be a phone number: digits, optionally after +')),
+  phone: z.string().check(matching(/^\+?\d{3,20}$/, 'must be a phone number: digits, optionally after +')),
   message: z.string(),
 });
 /** `data` for `wifi`: `{ ssid, pass, encryption }`; a plain string is rejected. */
@@ -61,7 +62,7 @@ export const QR_DATA_BY_TYPE = {
 /** Logo: a path or URL of a PNG or JPEG image. */
 export const QrLogo = z
   .string()
-  .check(z.regex(/\.(png|jpe?g)(\?.*)?$/i, 'must be the path or URL of a PNG or JPEG image'));
+  .check(matching(/\.(png|jpe?g)(\?.*)?$/i, 'must be the path or URL of a PNG or JPEG image'));
 
 const appearance = {
   background: z.optional(RgbColour),
