@@ -1,5 +1,6 @@
 import type { BackendCore } from './backend.js';
 import { encodeQrContent } from './management/qr-content.js';
+import { renderQrPng } from './qr-png.js';
 import { failure } from './responses.js';
 import type { RouteGroup } from './router.js';
 import type { QrRow } from './store.js';
@@ -7,11 +8,6 @@ import type { MockRequest, MockResponse } from './types.js';
 
 /** Where the mock serves QR images: `GET /api/qr/image/<token>.png`, no API key needed (like a public image URL). */
 export const QR_IMAGE_ROUTE = '/api/qr/image/:file';
-
-/** Pixels per QR module in the served PNG. */
-const SCALE = 8;
-/** Quiet zone around the code, in modules (the QR standard asks for 4). */
-const MARGIN = 4;
 
 /** The absolute URL of a QR code's PNG, as `link` in API answers. */
 export function qrImageLink(core: BackendCore, req: MockRequest, row: QrRow): string {
@@ -40,110 +36,16 @@ export function qrImageGroup(core: BackendCore): RouteGroup<undefined> {
 
 async function renderQrResponse(row: QrRow): Promise<MockResponse> {
   const png = await renderQrPng(encodeQrContent(row.type, row.data), {
-    foreground: parseRgb(row.foreground) ?? [0, 0, 0],
-    background: parseRgb(row.background) ?? [255, 255, 255],
+    colours: {
+      foreground: parseRgb(row.foreground) ?? [0, 0, 0],
+      background: parseRgb(row.background) ?? [255, 255, 255],
+    },
   });
   return { status: 200, headers: { 'Content-Type': 'image/png', 'Cache-Control': 'no-store' }, body: png };
-}
-
-/** Colours of a rendered code. */
-export interface QrColours {
-  /** Dark modules, `[r, g, b]`. */
-  foreground: [number, number, number];
-  /** Light modules and the quiet zone, `[r, g, b]`. */
-  background: [number, number, number];
-}
-
-/**
- * Draws `text` as a QR code PNG (two-colour palette, 1 bit per pixel). The `qrcode` package computes the modules
- * and is imported only here, on first use; the PNG is written with Web APIs (CompressionStream), so this runs in
- * Node, browsers and workers alike.
- */
-export async function renderQrPng(text: string, colours: QrColours): Promise<Uint8Array> {
-  const { create } = await loadQrcode();
-  const modules = create(text, { errorCorrectionLevel: 'M' }).modules;
-  const side = (modules.size + 2 * MARGIN) * SCALE;
-  const rowBytes = Math.ceil(side / 8);
-  const raw = new Uint8Array((rowBytes + 1) * side);
-  for (let y = 0; y < side; y++) {
-    const my = Math.floor(y / SCALE) - MARGIN;
-    const offset = y * (rowBytes + 1) + 1; // byte 0 of each row is the filter type: 0, none
-    for (let x = 0; x < side; x++) {
-      const mx = Math.floor(x / SCALE) - MARGIN;
-      const dark = my >= 0 && mx >= 0 && my < modules.size && mx < modules.size && modules.get(my, mx);
-      if (dark) raw[offset + (x >> 3)]! |= 0x80 >> (x & 7);
-    }
-  }
-  const header = new Uint8Array(13);
-  const view = new DataView(header.buffer);
-  view.setUint32(0, side);
-  view.setUint32(4, side);
-  header.set([1, 3, 0, 0, 0], 8); // bit depth 1, colour type 3 (palette), deflate, adaptive filters, no interlace
-  return concat([
-    Uint8Array.of(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a),
-    chunk('IHDR', header),
-    chunk('PLTE', Uint8Array.from([...colours.background, ...colours.foreground])),
-    chunk('IDAT', await deflate(raw)),
-    chunk('IEND', new Uint8Array(0)),
-  ]);
-}
-
-type QrcodeModule = typeof import('qrcode');
-
-let qrcode: Promise<Pick<QrcodeModule, 'create'>> | undefined;
-
-function loadQrcode(): Promise<Pick<QrcodeModule, 'create'>> {
-  // CommonJS under ESM: `create` may sit on the namespace or on its default export depending on the loader.
-  qrcode ??= import('qrcode').then((mod) => {
-    const ns = mod as QrcodeModule & { default?: QrcodeModule };
-    return { create: ns.create ?? ns.default!.create };
-  });
-  return qrcode;
 }
 
 /** `rgb(R,G,B)` as stored (already validated), or undefined. */
 function parseRgb(text: string | null): [number, number, number] | undefined {
   const m = text ? /^rgb\(\s*(\d+)\s*,\s*(\d+)\s*,\s*(\d+)\s*\)$/.exec(text) : null;
   return m ? [Number(m[1]), Number(m[2]), Number(m[3])] : undefined;
-}
-
-async function deflate(data: Uint8Array): Promise<Uint8Array> {
-  const stream = new Blob([data as BlobPart]).stream().pipeThrough(new CompressionStream('deflate'));
-  return new Uint8Array(await new Response(stream).arrayBuffer());
-}
-
-function chunk(type: string, data: Uint8Array): Uint8Array {
-  const out = new Uint8Array(12 + data.length);
-  const view = new DataView(out.buffer);
-  view.setUint32(0, data.length);
-  for (let i = 0; i < 4; i++) out[4 + i] = type.charCodeAt(i);
-  out.set(data, 8);
-  view.setUint32(8 + data.length, crc32(out.subarray(4, 8 + data.length)));
-  return out;
-}
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
-}
-
-let crcTable: Uint32Array | undefined;
-
-function crc32(bytes: Uint8Array): number {
-  if (!crcTable) {
-    crcTable = new Uint32Array(256);
-    for (let n = 0; n < 256; n++) {
-      let c = n;
-      for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-      crcTable[n] = c >>> 0;
-    }
-  }
-  let crc = 0xffffffff;
-  for (const byte of bytes) crc = crcTable[(crc ^ byte) & 0xff]! ^ (crc >>> 8);
-  return (crc ^ 0xffffffff) >>> 0;
 }

@@ -1,6 +1,6 @@
-import QRCode from 'qrcode';
 import type { Timer } from '../../../src/core/clock.js';
 import type { Device } from '../../messaging/DeviceRegistry.js';
+import { renderQrDataUri } from '../../qr-png.js';
 import { GatewayInputError } from '../GatewayInputError.js';
 import type { DeviceStatusSimulator } from './DeviceStatusSimulator.js';
 import { publishEvent, type SimulatorContext } from './SimulatorContext.js';
@@ -9,6 +9,8 @@ import { publishEvent, type SimulatorContext } from './SimulatorContext.js';
 export const QR_MAX_ATTEMPTS = 5;
 /** Lifetime of one QR frame in seconds (spec: typically 20). */
 export const QR_EXPIRES_IN_SECONDS = 20;
+/** How frames are drawn: low error correction keeps the long pairing string's code small; 4 px modules for phones. */
+export const PAIRING_QR_OPTIONS = { errorCorrectionLevel: 'L', scale: 4 } as const;
 
 /** A pairing session's state, for inspection. */
 export interface PairingSession {
@@ -87,7 +89,7 @@ export class PairingSimulator {
     const qr = session.qrCode;
     // The PNG is rendered asynchronously; drain() waits for it through track().
     this.#ctx.engine.track(
-      QRCode.toDataURL(qr, { errorCorrectionLevel: 'L', margin: 2, width: 264 }).then((image) => {
+      renderQrDataUri(qr, PAIRING_QR_OPTIONS).then((image) => {
         if (session.state !== 'waiting' || session.attempt !== attempt) return;
         publishEvent(this.#ctx, device, 'device.qr', {
           qr_code: qr,

@@ -1,6 +1,7 @@
 import { decodeQrImage } from 'linkgate/webhooks';
-import QRCode from 'qrcode';
 import { afterEach, describe, expect, it } from 'vitest';
+import { PAIRING_QR_OPTIONS } from '../../../mock/gateway/simulators/PairingSimulator.js';
+import { decodePalettePng, drawnModules, expectedModules } from '../support/png.js';
 import { manualGateway } from './support/gateway.js';
 import { type Receiver, startReceiver } from './support/receiver.js';
 
@@ -43,17 +44,27 @@ describe('pairing flow', () => {
     expect(gateway.simulate.pairing.session(device.id)?.state).toBe('expired');
   });
 
-  it('renders each frame as a PNG data URI of its own pairing string', async () => {
-    const { gateway, device } = await setup();
+  it('renders each frame as a PNG data URI that draws exactly the modules of its own pairing string', async () => {
+    const { gateway, clock, device } = await setup();
     gateway.simulate.pairing.start({ device_id: device.id });
     await gateway.drain();
-    const { data } = rx.received[0]!.json as unknown as { data: { qr_code: string; qr_image_url: string } };
-    const png = decodeQrImage(data as never);
-    expect([...png.slice(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-    // The same string rendered independently gives the same image, so the PNG encodes qr_code.
-    expect(data.qr_image_url).toBe(
-      await QRCode.toDataURL(data.qr_code, { errorCorrectionLevel: 'L', margin: 2, width: 264 }),
-    );
+    await clock.advance(20_000);
+    await gateway.drain();
+    const frames = rx.received.map((r) => r.json.data as unknown as { qr_code: string; qr_image_url: string });
+    expect(frames).toHaveLength(2);
+    for (const data of frames) {
+      expect(data.qr_image_url).toMatch(/^data:image\/png;base64,[A-Za-z0-9+/]+=*$/);
+      const image = await decodePalettePng(decodeQrImage(data as never));
+      expect(image.palette).toEqual([
+        [255, 255, 255],
+        [0, 0, 0],
+      ]);
+      const expected = expectedModules(data.qr_code, PAIRING_QR_OPTIONS.errorCorrectionLevel);
+      // A light quiet zone of 4 modules around the code, then the code's own modules at their centres.
+      expect(image.width).toBe((expected.length + 8) * PAIRING_QR_OPTIONS.scale);
+      expect(image.pixel(1, 1)).toBe(0);
+      expect(drawnModules(image, expected.length, PAIRING_QR_OPTIONS.scale)).toEqual(expected);
+    }
   });
 
   it('pairs on scan: device.status ONLINE, no further frames, and the device can send', async () => {
