@@ -23,11 +23,11 @@
  * @packageDocumentation
  * @module linkgate/mock
  */
-export { MAX_BODY_BYTES } from './adapters/body-limit.js';
 export { createMockBackend, type MockBackend } from './adapters/mock-backend.js';
 export { type MockServer, type StartMockServerOptions, startMockServer } from './adapters/node-server.js';
 export type { MockRequestHandler } from './adapters/web.js';
 export type { BackendCore, MockBackendOptions, ResolvedMockBackendOptions } from './backend.js';
+export { MAX_BODY_BYTES } from './body-limit.js';
 export { ManualClock } from './clock.js';
 export type { ChatKind } from './gateway/ChatKind.js';
 export type { CircuitSnapshot, CircuitState, CircuitTransition } from './gateway/CircuitBreaker.js';

@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type BackendCore, createBackendCore, type MockBackendOptions } from '../backend.js';
+import { bodyTooLargeResponse, declaresTooLarge, MAX_BODY_BYTES } from '../body-limit.js';
 import type { MockRequest, MockResponse } from '../types.js';
-import { bodyTooLargeResponse, declaresTooLarge, MAX_BODY_BYTES } from './body-limit.js';
 import { EXPOSED_HEADERS, isPreflight, preflightHeaders } from './cors.js';
 import type { MockRequestHandler } from './web.js';
 

@@ -1,5 +1,5 @@
+import { bodyTooLargeResponse, declaresTooLarge, MAX_BODY_BYTES } from '../body-limit.js';
 import type { MockRequest, MockResponse } from '../types.js';
-import { bodyTooLargeResponse, declaresTooLarge, MAX_BODY_BYTES } from './body-limit.js';
 
 /** What {@link toMockRequest} gives back: the light request, or the answer to send instead (a body over 1 MB). */
 export type MockRequestOrRefusal = { request: MockRequest } | { refusal: MockResponse };

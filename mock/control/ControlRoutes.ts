@@ -1,5 +1,6 @@
 import type { Clock } from '../../src/core/clock.js';
 import { EVENT_NAMES } from '../../src/schemas/events.js';
+import { secretsEqual } from '../auth.js';
 import type { ManualClock } from '../clock.js';
 import { CHAT_KINDS } from '../gateway/ChatKind.js';
 import type { Faults } from '../gateway/FaultInjector.js';
@@ -7,7 +8,6 @@ import type { Gateway } from '../gateway/Gateway.js';
 import { GatewayInputError } from '../gateway/GatewayInputError.js';
 import { MEDIA_ROUTE_PREFIX } from '../gateway/MediaStore.js';
 import { intField, stringField } from '../gateway/simulators/SimulationInput.js';
-import { constantTimeEqual } from '../messaging/KeyDigest.js';
 import { checkTenant } from '../messaging/MessagingKeyring.js';
 import { json } from '../responses.js';
 import type { Route, RouteGroup } from '../router.js';
@@ -35,7 +35,7 @@ export function controlGroup(gateway: Gateway): RouteGroup<unknown> {
     guard(req) {
       const given = req.headers.authorization ?? '';
       // `headers` (even empty) makes the router answer 401, not 404, for unknown /__mock/ paths without the token.
-      return constantTimeEqual(given, bearer)
+      return secretsEqual(given, bearer)
         ? { ok: true, context: undefined }
         : { ok: false, response: UNAUTHORIZED, headers: {} };
     },

@@ -1,9 +1,7 @@
 import type * as z from 'zod/mini';
+import { BODY_TOO_LARGE_MESSAGE, MAX_BODY_BYTES } from '../body-limit.js';
 import { RequestRejection } from '../responses.js';
 import type { MockRequest } from '../types.js';
-
-/** Largest request body the mock reads: 1 MB. */
-export const MAX_BODY_BYTES = 1_048_576;
 
 /** A zod issue as `{ field, rule }`: `field` is the dotted path (`data.ssid`), `rule` what it must be. */
 export interface IssueText {
@@ -22,13 +20,7 @@ export function readJsonBody(req: MockRequest): Record<string, unknown> {
   if (text === undefined || text.trim() === '') return {};
   // A string of n chars is at most 3n UTF-8 bytes (surrogate pairs: 4 bytes for 2 chars), so most bodies skip encoding.
   if (text.length * 3 > MAX_BODY_BYTES && new TextEncoder().encode(text).length > MAX_BODY_BYTES) {
-    throw new RequestRejection(
-      `Invalid request: the body is larger than 1 MB (${MAX_BODY_BYTES} bytes); send less data.`,
-      {
-        status: 413,
-        issues: ['body: must be at most 1 MB'],
-      },
-    );
+    throw new RequestRejection(BODY_TOO_LARGE_MESSAGE, { status: 413, issues: ['body: must be at most 1 MB'] });
   }
   const contentType = req.headers['content-type'];
   const mediaType = contentType?.split(';')[0]?.trim().toLowerCase();

@@ -16,11 +16,3 @@ export function keyDigest(key: string): string {
   for (let i = 0; i < bytes.length; i++) s += String.fromCharCode(bytes[i]!);
   return s;
 }
-
-/** Compares two strings in time that depends only on their length, not on where they differ. */
-export function constantTimeEqual(a: string, b: string): boolean {
-  const len = Math.max(a.length, b.length);
-  let diff = a.length ^ b.length;
-  for (let i = 0; i < len; i++) diff |= (a.charCodeAt(i) | 0) ^ (b.charCodeAt(i) | 0);
-  return diff === 0;
-}

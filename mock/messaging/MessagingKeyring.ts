@@ -1,7 +1,8 @@
 import type { Clock } from '../../src/core/clock.js';
 import { MESSAGING_KEY_PATTERN, MESSAGING_KEY_PREFIX } from '../../src/schemas/messaging.js';
+import { secretsEqual } from '../auth.js';
 import { GatewayInputError } from '../gateway/GatewayInputError.js';
-import { constantTimeEqual, keyDigest } from './KeyDigest.js';
+import { keyDigest } from './KeyDigest.js';
 
 /** A messaging API key as listed (the key itself is shown only when it is created or regenerated). */
 export interface MessagingKeyInfo {
@@ -97,7 +98,7 @@ export class MessagingKeyring {
     const digest = keyDigest(key);
     const row = this.#byDigest.get(digest);
     // The map found the row by digest; compare the digests in constant time anyway so no compare leaks timing.
-    if (!row || !constantTimeEqual(row.digest, digest) || row.revoked) return null;
+    if (!row || !secretsEqual(row.digest, digest) || row.revoked) return null;
     return row;
   }
 

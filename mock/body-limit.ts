@@ -1,9 +1,10 @@
-import type { MockResponse } from '../types.js';
+import type { MockResponse } from './types.js';
 
 /** The largest request body the mock accepts, in bytes (1 MB, the spec's media limit; nothing in the API needs more). */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
-const TOO_LARGE_MESSAGE = `The request body is larger than 1 MB (${MAX_BODY_BYTES} bytes); send a smaller body.`;
+/** What the mock says when a body is over the limit, whichever layer notices first. */
+export const BODY_TOO_LARGE_MESSAGE = `The request body is larger than 1 MB (${MAX_BODY_BYTES} bytes); send a smaller body.`;
 
 /**
  * The answer to a request whose body is over {@link MAX_BODY_BYTES}: HTTP 413 with the error shape of the API the
@@ -11,8 +12,8 @@ const TOO_LARGE_MESSAGE = `The request body is larger than 1 MB (${MAX_BODY_BYTE
  */
 export function bodyTooLargeResponse(path: string): MockResponse {
   const body = path.startsWith('/api/v1/')
-    ? { success: false, message: TOO_LARGE_MESSAGE, error: 'PAYLOAD_TOO_LARGE' }
-    : { error: 1, message: TOO_LARGE_MESSAGE };
+    ? { success: false, message: BODY_TOO_LARGE_MESSAGE, error: 'PAYLOAD_TOO_LARGE' }
+    : { error: 1, message: BODY_TOO_LARGE_MESSAGE };
   return {
     status: 413,
     headers: { 'content-type': 'application/json' },
