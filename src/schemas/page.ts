@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { Count } from './primitives.js';
-import { positive } from './rules.js';
+import { integer, positive } from './rules.js';
 
 /** Collection member names of the paged envelope (spec, Pagination envelope); `overlay` is a production variant of `cta`. */
 export type CollectionKey = 'domains' | 'splash' | 'cta' | 'overlay' | 'pixels' | 'qrs';
@@ -65,8 +65,8 @@ export function pagedEnvelope<T extends z.core.$ZodType>(item: T, keys: readonly
 
 /** Paging query of list calls: `limit` records per page (default 15) and 1-based `page` (default 1). */
 export const PageQuery = z.object({
-  limit: z.optional(z.int().check(positive('must be a positive integer'))),
-  page: z.optional(z.int().check(positive('must be a positive integer'))),
+  limit: z.optional(integer().check(positive('must be a positive integer'))),
+  page: z.optional(integer().check(positive('must be a positive integer'))),
 });
 /** Paging query of list calls. */
 export type PageQuery = z.infer<typeof PageQuery>;

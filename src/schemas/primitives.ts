@@ -1,9 +1,9 @@
 import * as z from 'zod/mini';
-import { matching, urlString } from './rules.js';
+import { integer, matching, urlString } from './rules.js';
 
 /** A whole number that production sometimes sends as a numeric string (ids of new records, counts). Reads both, yields a number. */
 export const Count = z.union([
-  z.int(),
+  integer(),
   z.pipe(
     z.string().check(matching(/^-?\d+$/, 'expected an integer or a string of digits')),
     z.transform((s: string) => Number(s)),

@@ -82,3 +82,16 @@ export const urlString = (message: string, httpOnly = false) =>
     ),
     z.transform((text: string) => text.trim()),
   );
+
+/**
+ * A safe integer, like `z.int()` (same OpenAPI form) but without its number-format classes. A non-number reads
+ * "must be a number", a fraction "must be an integer".
+ */
+export const integer = () =>
+  z.number().check(
+    rule<number>(Number.isSafeInteger, 'must be an integer', (bag) => {
+      bag.format = 'safeint';
+      bag.minimum = Number.MIN_SAFE_INTEGER;
+      bag.maximum = Number.MAX_SAFE_INTEGER;
+    }),
+  );

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { Account } from './account.js';
 import { Count, DateTimeInput, Id } from './primitives.js';
+import { integer } from './rules.js';
 
 /** A user record as the admin endpoints return it: the account plus `planid` and the user's API key (a secret). */
 export const User = z.looseObject({
@@ -23,7 +24,7 @@ export const UserCreate = z.object({
   username: z.string(),
   email: z.string(),
   password: z.string(),
-  planid: z.optional(z.int()),
+  planid: z.optional(integer()),
   expiration: z.optional(DateTimeInput),
 });
 /** Body of `POST /api/user/add`. */
