@@ -69,6 +69,47 @@ export async function settle<T>(
   return outcome;
 }
 
+/** Lets real I/O (msw answering) finish before the manual clock moves on: a few `setTimeout(0)` turns, no waiting. */
+export async function letIoSettle(): Promise<void> {
+  for (let i = 0; i < 3; i++) await new Promise((r) => setTimeout(r, 0));
+}
+
+/**
+ * Like {@link settle}, but lets real I/O finish before every clock step, so many concurrent calls through msw are
+ * answered in the window they were sent in. Resolves with `promise`'s value.
+ */
+export async function settleWithIo<T>(clock: ManualClock, promise: Promise<T>, maxSteps = 10_000): Promise<T> {
+  let done = false;
+  const finish = () => {
+    done = true;
+  };
+  promise.then(finish, finish);
+  for (let step = 0; !done; step++) {
+    if (step === maxSteps) throw new Error(`settleWithIo: the promise did not settle within ${maxSteps} clock steps`);
+    await letIoSettle();
+    const at = clock.nextAt();
+    if (at !== null) await clock.advanceTo(at);
+  }
+  return promise;
+}
+
+/** Records every answer the mock gives, so tests can count the rate-limit answers the SDK provoked. */
+export function recordAnswers(ctx: SdkTestContext): { rateLimited(): Promise<number>; readonly count: number } {
+  const bodies: Promise<string>[] = [];
+  ctx.server.events.on('response:mocked', ({ response }) => {
+    bodies.push(response.clone().text());
+  });
+  return {
+    async rateLimited(): Promise<number> {
+      const all = await Promise.all(bodies);
+      return all.filter((b) => /"error":\s*"?429/.test(b)).length;
+    },
+    get count() {
+      return bodies.length;
+    },
+  };
+}
+
 /** Awaits `promise` expecting a rejection and returns the error (fails the test if it resolves). */
 export async function rejectionOf(promise: PromiseLike<unknown>): Promise<unknown> {
   try {

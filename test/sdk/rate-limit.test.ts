@@ -1,30 +1,8 @@
 import { RateLimitError, type RateLimitEvent } from 'linkgate';
 import { describe, expect, it } from 'vitest';
-import { settle, useMockApi } from './harness.js';
+import { letIoSettle, recordAnswers, settle, settleWithIo, useMockApi } from './harness.js';
 
 const WINDOW = 60_000;
-
-/** Collects every answer the mock gives, so tests can count rate-limit answers the SDK provoked. */
-function recordAnswers(ctx: ReturnType<typeof useMockApi>) {
-  const bodies: Promise<string>[] = [];
-  ctx.server.events.on('response:mocked', ({ response }) => {
-    bodies.push(response.clone().text());
-  });
-  return {
-    async rateLimited(): Promise<number> {
-      const all = await Promise.all(bodies);
-      return all.filter((b) => /"error":\s*"?429/.test(b)).length;
-    },
-    get count() {
-      return bodies.length;
-    },
-  };
-}
-
-/** Lets real I/O (msw answering) finish before the manual clock moves on. */
-async function letIoSettle(): Promise<void> {
-  for (let i = 0; i < 3; i++) await new Promise((r) => setTimeout(r, 0));
-}
 
 describe('rate limiter', () => {
   const ctx = useMockApi();
@@ -33,17 +11,10 @@ describe('rate limiter', () => {
     const answers = recordAnswers(ctx);
     const client = ctx.client({ timeout: 10 * WINDOW });
     const start = ctx.clock.now();
-    const all = Promise.allSettled(Array.from({ length: 100 }, () => client.account.get()));
-    let done = false;
-    void all.then(() => {
-      done = true;
-    });
-    while (!done) {
-      await letIoSettle();
-      const at = ctx.clock.nextAt();
-      if (at !== null) await ctx.clock.advanceTo(at);
-    }
-    const results = await all;
+    const results = await settleWithIo(
+      ctx.clock,
+      Promise.allSettled(Array.from({ length: 100 }, () => client.account.get())),
+    );
     expect(results.filter((r) => r.status === 'rejected')).toEqual([]);
     expect(await answers.rateLimited()).toBe(0);
     expect(answers.count).toBe(100);
