@@ -13,7 +13,10 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
   return value;
 }
 
-/** One sentence fragment per issue, e.g. `is required`, `must be one of a, b`. Zod/mini ships no messages, so these are ours. */
+/**
+ * One sentence fragment per issue, e.g. `is required`, `must be one of "a", "b"`. Zod/mini ships no messages, so these
+ * are ours. The schemas state their own rules as messages (src/schemas/rules.ts), so only the structural codes remain.
+ */
 function ruleOf(issue: RawIssue, input: unknown): string {
   // Schema-specific messages ("must be a URL") win; zod's generic ones ("Invalid input", or the English locale's
   // "Invalid option: ..." when classic zod is loaded elsewhere) are replaced by ours, so messages never vary.
@@ -21,22 +24,11 @@ function ruleOf(issue: RawIssue, input: unknown): string {
   switch (issue.code) {
     case 'invalid_type':
       if (valueAt(input, issue.path) === undefined) return 'is required';
-      return issue.expected === 'int' ? 'must be an integer' : `must be ${article(issue.expected)} ${issue.expected}`;
+      return `must be ${article(issue.expected)} ${issue.expected}`;
     case 'invalid_value':
       return `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
     case 'invalid_union':
-      if ('options' in issue && Array.isArray(issue.options)) {
-        return `must be one of ${issue.options.map((v: unknown) => JSON.stringify(v)).join(', ')}`;
-      }
       return 'does not match any allowed shape';
-    case 'too_small':
-      return `must be at least ${String(issue.minimum)}${issue.origin === 'string' ? ' characters' : ''}`;
-    case 'too_big':
-      return `must be at most ${String(issue.maximum)}${issue.origin === 'string' ? ' characters' : ''}`;
-    case 'invalid_format':
-      return `must be a valid ${issue.format}`;
-    case 'unrecognized_keys':
-      return `has unknown keys: ${issue.keys.join(', ')}`;
     default:
       return 'is invalid';
   }
