@@ -1,5 +1,6 @@
 // Bundle size of an app that imports `Linkgate` and calls every resource: esbuild (browser, minified), gzip -9.
-// Target <= 20 KB. The floor printed beside it is ky alone, bundled the same way in the same run.
+// Target <= 20 KB. The floor printed beside it is ky alone, bundled the same way in the same run; two more reference
+// points show where the rest goes: ky plus the smallest zod/mini any schema needs, and ky plus the shared schemas.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -42,6 +43,13 @@ export async function main() {
 }
 `;
 const floorApp = `import ky from 'ky'; export const main = () => ky.get('https://links.example.com/api/account').json();`;
+// The least any zod/mini validation costs: objects, strings, numbers and safeParse.
+const zodCoreApp = `
+import ky from 'ky';
+import * as z from 'zod/mini';
+const schema = z.looseObject({ error: z.number(), data: z.object({ id: z.number(), name: z.string() }) });
+export const main = async () => schema.safeParse(await ky.get('https://x.example').json());
+`;
 // What any client built on ky that validates with the shared schemas must ship: ky plus every schema it parses.
 const schemasApp = `
 import ky from 'ky';
@@ -74,11 +82,14 @@ async function gzipped(source: string, name: string): Promise<{ raw: number; gz:
 
 try {
   const floor = await gzipped(floorApp, 'floor');
+  const zodCore = await gzipped(zodCoreApp, 'zod-core');
   const schemas = await gzipped(schemasApp, 'schemas');
   const ours = await gzipped(app, 'app');
   const kb = (n: number) => (n / 1024).toFixed(1);
   console.log(`floor  ky alone                 : ${kb(floor.gz)} KB gzip (${kb(floor.raw)} KB min)`);
-  console.log(`floor  ky + the shared schemas  : ${kb(schemas.gz)} KB gzip (${kb(schemas.raw)} KB min)`);
+  console.log(`ref    ky + zod/mini core       : ${kb(zodCore.gz)} KB gzip (${kb(zodCore.raw)} KB min)`);
+  console.log(`ref    ky + the shared schemas  : ${kb(schemas.gz)} KB gzip (${kb(schemas.raw)} KB min)`);
+  console.log(`the shared schemas add          : ${kb(schemas.gz - zodCore.gz)} KB gzip over the zod/mini core`);
   console.log(`linkgate's own code adds        : ${kb(ours.gz - schemas.gz)} KB gzip on top of that`);
   console.log(`linkgate, every resource called : ${kb(ours.gz)} KB gzip (${kb(ours.raw)} KB min)`);
   console.log(`ratio to floor: ${(ours.gz / floor.gz).toFixed(2)}x`);
