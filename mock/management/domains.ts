@@ -1,8 +1,8 @@
 import { DomainCreate, DomainUpdate } from '../../src/schemas/domain.js';
-import { pagedResponse, readPageRequest } from '../paging.js';
 import { RequestRejection, success } from '../responses.js';
 import type { ManagementRoute } from './group.js';
-import { ownedBy, ownRow, toDomain } from './records.js';
+import { ownedDeleteRoute, ownedListRoute } from './owned-routes.js';
+import { ownRow, toDomain } from './records.js';
 import { hostOf, isHttpUrl } from './rules.js';
 import { parseWith, readId, readJsonBody } from './validation.js';
 
@@ -21,16 +21,7 @@ function checkRedirects(body: { redirectroot?: string | undefined; redirect404?:
 
 /** Branded domains: list, add, update, delete. */
 export const domainRoutes: ManagementRoute[] = [
-  {
-    method: 'GET',
-    path: '/api/domains',
-    handle: ({ req, context }) =>
-      pagedResponse(
-        'domains',
-        ownedBy(context.core.store.domains, context.user.id).map(toDomain),
-        readPageRequest(req.query),
-      ),
-  },
+  ownedListRoute({ path: '/api/domains', collection: 'domains', table: 'domains', record: toDomain }),
   {
     method: 'POST',
     path: '/api/domain/add',
@@ -72,14 +63,8 @@ export const domainRoutes: ManagementRoute[] = [
       return success({ message: 'Domain has been updated successfully.' });
     },
   },
-  {
-    method: 'DELETE',
-    path: '/api/domain/:id/delete',
-    handle({ params, context }) {
-      const id = readId(params);
-      if (!ownRow(context.core.store.domains, id, context.user.id)) throw new RequestRejection(NOT_FOUND);
-      context.core.store.domains.delete(id);
-      return success({ message: 'Domain has been deleted successfully.' });
-    },
-  },
+  ownedDeleteRoute('/api/domain/:id/delete', 'domains', {
+    notFound: NOT_FOUND,
+    deleted: 'Domain has been deleted successfully.',
+  }),
 ];

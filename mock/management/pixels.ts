@@ -1,8 +1,8 @@
 import { PixelCreate, type PixelType, PixelUpdate } from '../../src/schemas/pixel.js';
-import { pagedResponse, readPageRequest } from '../paging.js';
 import { RequestRejection, success } from '../responses.js';
 import type { PixelRow, UserRow } from '../store.js';
 import type { ManagementRoute } from './group.js';
+import { ownedDeleteRoute, ownedListRoute } from './owned-routes.js';
 import { ownedBy, ownRow, toPixel } from './records.js';
 import { parseWith, readId, readJsonBody } from './validation.js';
 
@@ -50,16 +50,7 @@ function checkTag(type: PixelType, tag: string, user: UserRow, pixels: Map<numbe
 
 /** Tracking pixels: list, add, update, delete. */
 export const pixelRoutes: ManagementRoute[] = [
-  {
-    method: 'GET',
-    path: '/api/pixels',
-    handle: ({ req, context }) =>
-      pagedResponse(
-        'pixels',
-        ownedBy(context.core.store.pixels, context.user.id).map(toPixel),
-        readPageRequest(req.query),
-      ),
-  },
+  ownedListRoute({ path: '/api/pixels', collection: 'pixels', table: 'pixels', record: toPixel }),
   {
     method: 'POST',
     path: '/api/pixel/add',
@@ -96,14 +87,8 @@ export const pixelRoutes: ManagementRoute[] = [
       return success({ message: 'Pixel has been updated successfully.' });
     },
   },
-  {
-    method: 'DELETE',
-    path: '/api/pixel/:id/delete',
-    handle({ params, context }) {
-      const id = readId(params);
-      if (!ownRow(context.core.store.pixels, id, context.user.id)) throw new RequestRejection(NOT_FOUND);
-      context.core.store.pixels.delete(id);
-      return success({ message: 'Pixel has been deleted successfully.' });
-    },
-  },
+  ownedDeleteRoute('/api/pixel/:id/delete', 'pixels', {
+    notFound: NOT_FOUND,
+    deleted: 'Pixel has been deleted successfully.',
+  }),
 ];

@@ -1,12 +1,12 @@
 import * as z from 'zod/mini';
 import { QR_DATA_BY_TYPE, QrCreate, type QrData, type QrType, QrUpdate } from '../../src/schemas/qr.js';
-import { pagedResponse, readPageRequest } from '../paging.js';
 import { qrImageLink } from '../qr-image.js';
 import { RequestRejection, success } from '../responses.js';
 import { emptyStats, type QrRow } from '../store.js';
 import type { ManagementRoute } from './group.js';
+import { ownedDeleteRoute, ownedListRoute } from './owned-routes.js';
 import { encodeQrContent } from './qr-content.js';
-import { ownedBy, ownRow, toQr } from './records.js';
+import { ownRow, toQr } from './records.js';
 import { type IssueText, parseWith, readId, readJsonBody } from './validation.js';
 
 const NOT_FOUND = 'QR does not exist.';
@@ -46,16 +46,12 @@ function statsOf(row: QrRow) {
 
 /** QR codes: list, read with statistics, add, update, delete. */
 export const qrRoutes: ManagementRoute[] = [
-  {
-    method: 'GET',
+  ownedListRoute({
     path: '/api/qr',
-    handle: ({ req, context }) =>
-      pagedResponse(
-        'qrs',
-        ownedBy(context.core.store.qrs, context.user.id).map((row) => toQr(row, qrImageLink(context.core, req, row))),
-        readPageRequest(req.query),
-      ),
-  },
+    collection: 'qrs',
+    table: 'qrs',
+    record: (row, core, req) => toQr(row, qrImageLink(core, req, row)),
+  }),
   {
     method: 'GET',
     path: '/api/qr/:id',
@@ -112,14 +108,8 @@ export const qrRoutes: ManagementRoute[] = [
       return success({ message: 'QR has been updated successfully.' });
     },
   },
-  {
-    method: 'DELETE',
-    path: '/api/qr/:id/delete',
-    handle({ params, context }) {
-      const id = readId(params);
-      if (!ownRow(context.core.store.qrs, id, context.user.id)) throw new RequestRejection(NOT_FOUND);
-      context.core.store.qrs.delete(id);
-      return success({ message: 'QR Code has been deleted successfully.' });
-    },
-  },
+  ownedDeleteRoute('/api/qr/:id/delete', 'qrs', {
+    notFound: NOT_FOUND,
+    deleted: 'QR Code has been deleted successfully.',
+  }),
 ];

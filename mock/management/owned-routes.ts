@@ -1,0 +1,71 @@
+import type { BackendCore } from '../backend.js';
+import { pagedResponse, readPageRequest } from '../paging.js';
+import { RequestRejection, success } from '../responses.js';
+import type { DomainRow, OverlayRow, PixelRow, QrRow, SplashRow } from '../store.js';
+import type { MockRequest } from '../types.js';
+import type { ManagementRoute } from './group.js';
+import { ownedBy, ownRow } from './records.js';
+import { readId } from './validation.js';
+
+/** The store tables whose rows belong to one user, and their rows. */
+interface OwnedRows {
+  domains: DomainRow;
+  pixels: PixelRow;
+  qrs: QrRow;
+  splash: SplashRow;
+  overlays: OverlayRow;
+}
+
+/** A store table whose rows belong to one user. */
+export type OwnedTable = keyof OwnedRows;
+
+/** How a list endpoint of user-owned records reads. */
+export interface OwnedListSpec<K extends OwnedTable> {
+  /** The endpoint, e.g. `/api/domains`. */
+  path: string;
+  /** The key the page's items go under in `data` (the spec's name, e.g. `cta` for overlays). */
+  collection: string;
+  /** The table listed. */
+  table: K;
+  /** The record one row is answered as. */
+  record(row: OwnedRows[K], core: BackendCore, req: MockRequest): unknown;
+}
+
+/** `GET <path>`: the caller's rows of one table, newest first, paged under the spec's collection name. */
+export function ownedListRoute<K extends OwnedTable>(spec: OwnedListSpec<K>): ManagementRoute {
+  return {
+    method: 'GET',
+    path: spec.path,
+    handle: ({ req, context }) => {
+      const rows = ownedBy(context.core.store[spec.table] as Map<number, OwnedRows[K]>, context.user.id);
+      return pagedResponse(
+        spec.collection,
+        rows.map((row) => spec.record(row, context.core, req)),
+        readPageRequest(req.query),
+      );
+    },
+  };
+}
+
+/** Production's two answers of a delete endpoint. */
+export interface DeleteMessages {
+  /** The failure for an unknown id or another user's row (they read alike, so ids of others do not leak). */
+  notFound: string;
+  /** The success message. */
+  deleted: string;
+}
+
+/** `DELETE <path>` with an `:id`: deletes the caller's row of one table. */
+export function ownedDeleteRoute(path: string, table: OwnedTable, messages: DeleteMessages): ManagementRoute {
+  return {
+    method: 'DELETE',
+    path,
+    handle({ params, context }) {
+      const id = readId(params);
+      const rows = context.core.store[table] as Map<number, { userId: number }>;
+      if (!ownRow(rows, id, context.user.id)) throw new RequestRejection(messages.notFound);
+      rows.delete(id);
+      return success({ message: messages.deleted });
+    },
+  };
+}
