@@ -1,9 +1,9 @@
-import { CHAT_KINDS, type ChatKind, chatKindOf } from '../ChatKind.js';
+import type { ChatKind } from '../ChatKind.js';
 import type { PublishResult } from '../GatewayEngine.js';
 import { GatewayInputError } from '../GatewayInputError.js';
 import { ACCEPTED_MEDIA_TYPES, MEDIA_MAX_BYTES } from '../MediaStore.js';
-import { enumField, intField, objectInput, phoneField, stringField } from './SimulationInput.js';
-import { messageId, publishEvent, type SimulatorContext, unixSeconds } from './SimulatorContext.js';
+import { chatField, intField, objectInput, phoneField, stringField } from './SimulationInput.js';
+import { dropChatEvent, messageId, publishEvent, type SimulatorContext, unixSeconds } from './SimulatorContext.js';
 
 /** Attachment of a simulated inbound message: bytes (or base64 over HTTP), or just a size for synthetic content. */
 export interface SimulatedMedia {
@@ -59,21 +59,11 @@ export class InboundMessageSimulator {
     const sender = phoneField(body, 'sender', true);
     const text = stringField(body, 'text') ?? '';
     const pushName = stringField(body, 'push_name') ?? 'Simulated Sender';
-    const jid = stringField(body, 'chat_jid');
-    const kind = enumField(body, 'chat_type', CHAT_KINDS) ?? (jid ? chatKindOf(jid) : 'direct');
+    const { kind } = chatField(body, `${sender}@s.whatsapp.net`);
     const id = stringField(body, 'message_id') ?? messageId(this.#ctx);
     const media = body.media === undefined ? undefined : readMedia(body.media);
     if (kind !== 'direct') {
-      return {
-        message_id: id,
-        delivery: {
-          queued: false,
-          dropped: this.#ctx.engine.drop(
-            { tenant: device.tenant, deviceId: device.id, event: 'message.received' },
-            kind,
-          ),
-        },
-      };
+      return { message_id: id, delivery: dropChatEvent(this.#ctx, device, 'message.received', kind) };
     }
     const data: Record<string, unknown> = {
       message_id: id,

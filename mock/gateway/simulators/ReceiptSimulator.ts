@@ -1,9 +1,9 @@
 import { ACK_STATUS_CODES } from '../../../src/schemas/events.js';
-import { CHAT_KINDS, type ChatKind, chatKindOf } from '../ChatKind.js';
+import type { ChatKind } from '../ChatKind.js';
 import type { PublishResult } from '../GatewayEngine.js';
 import { GatewayInputError } from '../GatewayInputError.js';
-import { enumField, objectInput, phoneField, stringField } from './SimulationInput.js';
-import { publishEvent, type SimulatorContext, unixSeconds } from './SimulatorContext.js';
+import { chatField, enumField, objectInput, phoneField, stringField } from './SimulationInput.js';
+import { dropChatEvent, publishEvent, type SimulatorContext, unixSeconds } from './SimulatorContext.js';
 
 /** A receipt status of `message.ack`. */
 export type ReceiptStatus = keyof typeof ACK_STATUS_CODES;
@@ -47,14 +47,8 @@ export class ReceiptSimulator {
     const recipient = phoneField(body, 'recipient', true);
     const status = enumField(body, 'status', RECEIPT_STATUSES);
     if (!status) throw new GatewayInputError('status', `is required: one of ${RECEIPT_STATUSES.join(', ')}`);
-    const jid = stringField(body, 'chat_jid') ?? `${recipient}@s.whatsapp.net`;
-    const kind = enumField(body, 'chat_type', CHAT_KINDS) ?? chatKindOf(jid);
-    if (kind !== 'direct') {
-      return {
-        queued: false,
-        dropped: this.#ctx.engine.drop({ tenant: device.tenant, deviceId: device.id, event: 'message.ack' }, kind),
-      };
-    }
+    const { jid, kind } = chatField(body, `${recipient}@s.whatsapp.net`);
+    if (kind !== 'direct') return dropChatEvent(this.#ctx, device, 'message.ack', kind);
     return publishEvent(this.#ctx, device, 'message.ack', {
       message_id: id,
       chat_jid: jid,
@@ -71,14 +65,8 @@ export class ReceiptSimulator {
     const device = this.#ctx.devices.require(body.device_id);
     const id = stringField(body, 'message_id', true);
     const recipient = phoneField(body, 'recipient', true);
-    const jid = stringField(body, 'chat_jid') ?? `${recipient}@s.whatsapp.net`;
-    const kind = enumField(body, 'chat_type', CHAT_KINDS) ?? chatKindOf(jid);
-    if (kind !== 'direct') {
-      return {
-        queued: false,
-        dropped: this.#ctx.engine.drop({ tenant: device.tenant, deviceId: device.id, event: 'message.sent' }, kind),
-      };
-    }
+    const { jid, kind } = chatField(body, `${recipient}@s.whatsapp.net`);
+    if (kind !== 'direct') return dropChatEvent(this.#ctx, device, 'message.sent', kind);
     return publishEvent(this.#ctx, device, 'message.sent', {
       message_id: id,
       recipient,

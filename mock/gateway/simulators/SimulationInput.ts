@@ -1,3 +1,4 @@
+import { CHAT_KINDS, type ChatKind, chatKindOf } from '../ChatKind.js';
 import { GatewayInputError } from '../GatewayInputError.js';
 
 /** Reads a JSON object body or throws naming `body`. */
@@ -52,4 +53,10 @@ export function enumField<T extends string>(
   if (v === undefined || v === null) return undefined;
   if (!values.includes(v as T)) throw new GatewayInputError(field, `must be one of ${values.join(', ')}`);
   return v as T;
+}
+
+/** The event's chat: `chat_jid` (default `defaultJid`) and `chat_type` (default: read from the jid). */
+export function chatField(input: Record<string, unknown>, defaultJid: string): { jid: string; kind: ChatKind } {
+  const jid = stringField(input, 'chat_jid') ?? defaultJid;
+  return { jid, kind: enumField(input, 'chat_type', CHAT_KINDS) ?? chatKindOf(jid) };
 }

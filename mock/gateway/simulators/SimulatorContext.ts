@@ -1,6 +1,7 @@
 import type { Clock } from '../../../src/core/clock.js';
 import type { EventName } from '../../../src/schemas/events.js';
 import type { Device, DeviceRegistry } from '../../messaging/DeviceRegistry.js';
+import type { ChatKind } from '../ChatKind.js';
 import type { GatewayEngine, PublishResult } from '../GatewayEngine.js';
 import type { MediaStore } from '../MediaStore.js';
 
@@ -33,6 +34,16 @@ export function publishEvent(
     event,
     payload: { event, device_id: device.id, timestamp: unixSeconds(ctx), data },
   });
+}
+
+/** Records `event` of a group, story or channel chat as dropped (only one-to-one chats are delivered); sends nothing. */
+export function dropChatEvent(
+  ctx: SimulatorContext,
+  device: Device,
+  event: EventName,
+  kind: Exclude<ChatKind, 'direct'>,
+): PublishResult {
+  return { queued: false, dropped: ctx.engine.drop({ tenant: device.tenant, deviceId: device.id, event }, kind) };
 }
 
 /** A message id in the style of the messaging network (upper-case hex). */
