@@ -1,6 +1,7 @@
 import type { Clock } from '../src/core/clock.js';
 import type { QrData, QrType } from '../src/schemas/qr.js';
 import { formatDate } from './management/calendar.js';
+import { randomHex } from './random-text.js';
 
 /** A user as the mock stores it. `apikey` and `password` are secrets: they never appear in error messages. */
 export interface UserRow {
@@ -437,9 +438,7 @@ export class MockStore {
   }
 
   #hex(length: number): string {
-    let out = '';
-    for (let i = 0; i < length; i++) out += Math.min(15, Math.floor(this.#env.random() * 16)).toString(16);
-    return out;
+    return randomHex(length, () => this.#env.random());
   }
 }
 

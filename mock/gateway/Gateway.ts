@@ -2,6 +2,7 @@ import { type Clock, systemClock } from '../../src/core/clock.js';
 import { DeviceRegistry } from '../messaging/DeviceRegistry.js';
 import { MessagingKeyring } from '../messaging/MessagingKeyring.js';
 import { OutboundMessages } from '../messaging/OutboundMessages.js';
+import { randomHex } from '../random-text.js';
 import { GatewayEngine, type GatewayEngineOptions, type GatewayLifecycle } from './GatewayEngine.js';
 import type { Unsubscribe } from './LifecycleEmitter.js';
 import { MediaStore } from './MediaStore.js';
@@ -10,7 +11,6 @@ import { InboundMessageSimulator } from './simulators/InboundMessageSimulator.js
 import { PairingSimulator } from './simulators/PairingSimulator.js';
 import { ReceiptSimulator } from './simulators/ReceiptSimulator.js';
 import type { SimulatorContext } from './simulators/SimulatorContext.js';
-import { randomHex } from './WebhookEndpoint.js';
 import { WebhookRouting } from './WebhookRouting.js';
 
 /** Options of the messaging gateway inside a mock backend. */

@@ -1,6 +1,7 @@
 import { type Clock, systemClock, type Timer } from '../../src/core/clock.js';
 import type { EventName } from '../../src/schemas/events.js';
 import { deliveryHeaders } from '../../src/webhooks/delivery-headers.js';
+import { randomHex } from '../random-text.js';
 import { CircuitBreaker, type CircuitSnapshot, type CircuitTransition } from './CircuitBreaker.js';
 import { type DeadLetter, DeadLetterQueue } from './DeadLetterQueue.js';
 import { ACK_TIMEOUT_MS, type AttemptRecord, classify, type ExchangeResult, exchange } from './DeliveryAttempt.js';
@@ -9,7 +10,7 @@ import { FaultInjector, type Faults, STALE_TIMESTAMP_SECONDS } from './FaultInje
 import { GatewayInputError } from './GatewayInputError.js';
 import { LifecycleEmitter, type Unsubscribe } from './LifecycleEmitter.js';
 import { RetrySchedule } from './RetrySchedule.js';
-import { randomHex, type WebhookEndpoint } from './WebhookEndpoint.js';
+import type { WebhookEndpoint } from './WebhookEndpoint.js';
 import type { WebhookRouting } from './WebhookRouting.js';
 
 /** An event ready to leave the gateway: who it belongs to and its envelope. */

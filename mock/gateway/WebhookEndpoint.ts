@@ -1,4 +1,5 @@
 import { DEVICE_SECRET_PATTERN, EVENT_NAMES, type EventName, TENANT_SECRET_PATTERN } from '../../src/schemas/events.js';
+import { randomHex } from '../random-text.js';
 import { GatewayInputError } from './GatewayInputError.js';
 
 /** The events a tenant endpoint receives when none are selected (the catalog's "on" events). */
@@ -78,11 +79,4 @@ export function createWebhookEndpoint(
     events = kind === 'tenant' ? [...DEFAULT_TENANT_EVENTS] : null;
   } else events = checkEventSelection(input.events);
   return { kind, url, secret, events };
-}
-
-/** `n` lower-case hex characters from `random`. */
-export function randomHex(n: number, random: () => number): string {
-  let out = '';
-  for (let i = 0; i < n; i++) out += Math.floor(random() * 16).toString(16);
-  return out;
 }

@@ -2,6 +2,7 @@ import type { Clock } from '../../src/core/clock.js';
 import { MESSAGING_KEY_PATTERN, MESSAGING_KEY_PREFIX } from '../../src/schemas/messaging.js';
 import { secretsEqual } from '../auth.js';
 import { GatewayInputError } from '../gateway/GatewayInputError.js';
+import { randomChars } from '../random-text.js';
 import { keyDigest } from './KeyDigest.js';
 
 /** A messaging API key as listed (the key itself is shown only when it is created or regenerated). */
@@ -123,9 +124,7 @@ export class MessagingKeyring {
   }
 
   #generate(): string {
-    let out = MESSAGING_KEY_PREFIX;
-    for (let i = 0; i < 32; i++) out += KEY_ALPHABET[Math.floor(this.#random() * KEY_ALPHABET.length)];
-    return out;
+    return MESSAGING_KEY_PREFIX + randomChars(32, KEY_ALPHABET, this.#random);
   }
 }
 

@@ -1,6 +1,7 @@
 import type { Timer } from '../../../src/core/clock.js';
 import type { Device } from '../../messaging/DeviceRegistry.js';
 import { renderQrDataUri } from '../../qr-png.js';
+import { randomChars } from '../../random-text.js';
 import { GatewayInputError } from '../GatewayInputError.js';
 import type { DeviceStatusSimulator } from './DeviceStatusSimulator.js';
 import { publishEvent, type SimulatorContext } from './SimulatorContext.js';
@@ -112,12 +113,8 @@ export class PairingSimulator {
 
   /** A raw pairing string shaped like the network's (`2@<ref>,<key>,<key>,<adv>`). */
   #pairingString(): string {
-    const chars = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-    const part = (n: number) => {
-      let s = '';
-      for (let i = 0; i < n; i++) s += chars[Math.floor(this.#ctx.random() * 64)];
-      return s;
-    };
+    const base64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+    const part = (n: number) => randomChars(n, base64, this.#ctx.random);
     return `2@${part(60)},${part(43)}=,${part(43)}=,${part(43)}=`;
   }
 }

@@ -1,6 +1,7 @@
 import type { Clock } from '../../../src/core/clock.js';
 import type { EventName } from '../../../src/schemas/events.js';
 import type { Device, DeviceRegistry } from '../../messaging/DeviceRegistry.js';
+import { randomHex } from '../../random-text.js';
 import type { ChatKind } from '../ChatKind.js';
 import type { GatewayEngine, PublishResult } from '../GatewayEngine.js';
 import type { MediaStore } from '../MediaStore.js';
@@ -48,10 +49,5 @@ export function dropChatEvent(
 
 /** A message id in the style of the messaging network (upper-case hex). */
 export function messageId(ctx: SimulatorContext): string {
-  let s = '3EB0';
-  for (let i = 0; i < 16; i++)
-    s += Math.floor(ctx.random() * 16)
-      .toString(16)
-      .toUpperCase();
-  return s;
+  return `3EB0${randomHex(16, ctx.random).toUpperCase()}`;
 }

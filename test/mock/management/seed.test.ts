@@ -1,15 +1,6 @@
 import { createMockBackend, ManualClock } from 'linkgate/mock';
 import { describe, expect, it } from 'vitest';
-
-/** A tiny seeded generator (mulberry32), so keys are reproducible. */
-function seeded(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seeded } from '../support/seeded.js';
 
 describe('seeds', () => {
   it('starts the empty seed with the admin alone', () => {
