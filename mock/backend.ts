@@ -48,12 +48,6 @@ export interface ResolvedMockBackendOptions {
   random: () => number;
 }
 
-/** The slot the webhook gateway engine fills (mock/gateway); the backend only asks it to reset. */
-export interface GatewaySlot {
-  /** Back to a fresh state (called by {@link BackendCore.reset}). */
-  reset?(): void;
-}
-
 /** The runtime-neutral mock backend: routes light requests to the route groups over one in-memory store. */
 export interface BackendCore {
   /** Answers one request; never throws. */
