@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { MESSAGING_KEY_PATTERN } from '../src/schemas/messaging.js';
 import { type MockServer, startMockServer } from './adapters/node-server.js';
 import type { MockBackendOptions } from './backend.js';
+import { ManualClock } from './clock.js';
 import type { RateLimitOptions } from './rate-limit.js';
 
 const HELP = `Usage: linkgate mock [options]
@@ -22,6 +23,9 @@ Options:
   --messaging-key <key> messaging API key (gw_live_ + 24+ letters/digits) for
                         the "default" tenant                            (default: none)
   --control-token <t>   token of the /__mock/ control API               (default: generated)
+  --clock <real|manual> manual: time moves only with POST /__mock/clock/advance,
+                        so retries, circuits and rate windows are
+                        deterministic in tests in any language          (default real)
   -h, --help            show this help
 
 Stop with Ctrl+C (SIGINT) or SIGTERM.
@@ -37,6 +41,7 @@ const FLAGS = {
   help: { type: 'boolean', short: 'h' },
   'messaging-key': { type: 'string' },
   'control-token': { type: 'string' },
+  clock: { type: 'string' },
 } as const;
 
 type Flags = ReturnType<typeof parseArgs<{ options: typeof FLAGS; allowPositionals: true; strict: true }>>['values'];
@@ -112,6 +117,11 @@ function serverOptions(values: Flags): MockBackendOptions & { port: number; host
     throw new UsageError('--control-token must be at least 8 characters without spaces.');
   }
   options.gateway = { messagingKey, controlToken };
+  const clock = values.clock ?? 'real';
+  if (clock !== 'real' && clock !== 'manual')
+    throw new UsageError(`--clock must be "real" or "manual"; got "${clock}".`);
+  // A manual clock starts at the real time so records carry plausible dates.
+  if (clock === 'manual') options.clock = new ManualClock(Date.now());
   return options;
 }
 
@@ -164,7 +174,7 @@ function printBanner(server: MockServer, options: MockBackendOptions): void {
   const limit = options.rateLimit === false ? 'off' : describeLimit(server.backend.options.rateLimit);
   const lines = [
     `linkgate mock listening on ${server.url}`,
-    `  seed: ${options.seed}, rate limit: ${limit}`,
+    `  seed: ${options.seed}, rate limit: ${limit}, clock: ${options.clock ? 'manual (POST /__mock/clock/advance)' : 'real'}`,
     '',
     `  API keys (send as "Authorization: Bearer <key>"):`,
     ...users.map((u) => `    ${u.username.padEnd(width)}  ${u.apikey}${u.admin ? '  (admin)' : ''}`),

@@ -60,6 +60,29 @@ describe('linkgate mock', () => {
     expect(await run.exited).toBe(0);
   });
 
+  it('moves time only through the control API with --clock manual, so a rate window resets on demand', async () => {
+    const run = cli(['mock', '--port', '0', '--seed', 'empty', '--clock', 'manual', '--rate-limit', '2/60s']);
+    const [, url] = await run.printed(/listening on (\S+)/);
+    await run.printed(/token (ctl_\w+)/);
+    const key = /admin\s+(\S+)\s+\(admin\)/.exec(run.out())![1]!;
+    const token = /token (ctl_\w+)/.exec(run.out())![1]!;
+    expect(run.out()).toContain('clock: manual');
+    const account = () =>
+      fetch(`${url}/api/account`, { headers: { authorization: `Bearer ${key}` } }).then((r) => r.json());
+    await account();
+    await account();
+    expect((await account()).error).toBe(429); // the window is spent and real time does not move it
+    const advanced = await fetch(`${url}/__mock/clock/advance`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ ms: 60_000 }),
+    });
+    expect(advanced.status).toBe(200);
+    expect((await account()).error).toBe(0);
+    run.child.kill('SIGTERM');
+    expect(await run.exited).toBe(0);
+  });
+
   it('rejects an unknown flag with exit code 2, naming it, without a stack trace', async () => {
     const run = cli(['mock', '--prot', '4010']);
     expect(await run.exited).toBe(2);
@@ -72,6 +95,7 @@ describe('linkgate mock', () => {
     const bad = [
       [['mock', '--port', '70000'], '--port must be a whole number from 0 to 65535'],
       [['mock', '--rate-limit', '30/min'], '--rate-limit must be <requests>/<seconds>s'],
+      [['mock', '--clock', 'fake'], '--clock must be "real" or "manual"'],
     ] as const;
     for (const [args, message] of bad) {
       const run = cli([...args]);
