@@ -13,7 +13,7 @@ import {
   RateLimitError,
   ResponseValidationError,
 } from './errors.js';
-import { type Logger, type LogLevel, levelledLogger, redactHeaders } from './logger.js';
+import { type LevelledLogger, type Logger, type LogLevel, levelledLogger, redactHeaders } from './logger.js';
 import { Page, PagePromise } from './pagination.js';
 import type { RateLimitStore } from './rate-limit-store.js';
 import { type RateLimitEvent, RateLimiter, type RateLimitInfo, readRateLimitHeaders } from './rate-limiter.js';
@@ -146,7 +146,7 @@ export class APIClient {
   readonly #headers: Record<string, string>;
   readonly #clock: Clock;
   readonly #retry: RetryPolicy;
-  readonly #log: Logger;
+  readonly #log: LevelledLogger;
   readonly #limiter: RateLimiter | null;
   readonly #rateLimitMode: 'wait' | 'throw' | false;
   readonly #maxRateLimitWait: number;
@@ -262,7 +262,7 @@ export class APIClient {
         if (wait) await wait;
       }
       const started = this.#clock.now();
-      this.#log.debug(`${spec.method} ${url} sending (${redactHeaders(headers)})`);
+      this.#log.debug?.(`${spec.method} ${url} sending (${redactHeaders(headers)})`);
       let received: Received;
       try {
         received = await this.#send(spec, url, headers, body, timeout, signal);
@@ -274,7 +274,7 @@ export class APIClient {
           await this.#backOff(spec, retries, maxRetries, error.message, signal);
           continue;
         }
-        this.#log.error(`${spec.method} ${spec.path} failed: ${(error as Error).message}`);
+        this.#log.error?.(`${spec.method} ${spec.path} failed: ${(error as Error).message}`);
         throw error;
       }
       this.#limiter?.release();
@@ -283,9 +283,10 @@ export class APIClient {
       const seen = readRateLimitHeaders(response.headers, now);
       if (seen) {
         this.#lastRateLimit = { limit: seen.limit, remaining: seen.remaining, resetAt: new Date(seen.resetAt) };
-        if (this.#limiter) await this.#limiter.observe(seen);
+        const observed = this.#limiter?.observe(seen);
+        if (observed) await observed;
       }
-      this.#log.info(`${spec.method} ${spec.path} ${response.status} in ${now - started} ms`);
+      this.#log.info?.(`${spec.method} ${spec.path} ${response.status} in ${now - started} ms`);
 
       const answer = this.#answer(spec, response, text, now);
       const failure = this.#failureOf(answer);
@@ -317,15 +318,17 @@ export class APIClient {
     const timer = new AbortController();
     const handle = this.#clock.setTimeout(() => timer.abort(TIMED_OUT), timeout);
     try {
+      const abort = signal ? AbortSignal.any([signal, timer.signal]) : timer.signal;
+      const send = this.#fetch ?? globalThis.fetch;
+      // The signal goes to fetch rather than to ky: ky would merge it with its own through AbortSignal.any on every call.
       const response = await ky(url, {
         method: spec.method,
         headers,
         body,
-        signal: signal ? AbortSignal.any([signal, timer.signal]) : timer.signal,
         timeout: false,
         retry: 0,
         throwHttpErrors: false,
-        ...(this.#fetch ? { fetch: this.#fetch } : {}),
+        fetch: (request, init) => send(request, { ...init, signal: abort }),
       });
       const text = await response.text();
       return { response, text };
@@ -427,7 +430,7 @@ export class APIClient {
       resetAt: new Date(resetAt),
       waitMs,
     };
-    this.#log.warn(`${spec.method} ${spec.path} rate limited; retrying in ${waitMs} ms`);
+    this.#log.warn?.(`${spec.method} ${spec.path} rate limited; retrying in ${waitMs} ms`);
     if (this.#limiter) {
       this.#limiter.notify(event);
       // Blocking the shared budget holds every other call too; acquire() then waits for the reset.
@@ -446,7 +449,7 @@ export class APIClient {
     signal: AbortSignal | undefined,
   ): Promise<void> {
     const delay = this.#retry.delay(retry);
-    this.#log.warn(`${spec.method} ${spec.path} failed (${reason}); retry ${retry} of ${maxRetries} in ${delay} ms`);
+    this.#log.warn?.(`${spec.method} ${spec.path} failed (${reason}); retry ${retry} of ${maxRetries} in ${delay} ms`);
     await this.#sleep(spec, delay, signal);
   }
 

@@ -13,22 +13,25 @@ export interface Logger {
 /** How much to log; each level includes the ones before it. */
 export type LogLevel = 'off' | 'error' | 'warn' | 'info' | 'debug';
 
-const RANK: Record<LogLevel, number> = { off: 0, error: 1, warn: 2, info: 3, debug: 4 };
-const noop = () => {};
+const LEVELS = ['error', 'warn', 'info', 'debug'] as const;
 
-/** A logger that drops nothing and prints nothing. */
-export const silentLogger: Logger = { debug: noop, info: noop, warn: noop, error: noop };
+/** The enabled levels of a {@link levelledLogger}; a disabled level is missing, so `log.debug?.(...)` builds no line. */
+export type LevelledLogger = Partial<Record<(typeof LEVELS)[number], (message: string) => void>>;
 
 /**
- * Wraps `logger` so calls below `level` are no-ops, and every line passes through `redact` (belt and braces: no line
+ * Wraps `logger` so levels below `level` are absent, and every line passes through `redact` (belt and braces: no line
  * may ever carry the API key).
  */
-export function levelledLogger(logger: Logger | undefined, level: LogLevel, redact: (line: string) => string): Logger {
-  if (!logger || level === 'off') return silentLogger;
-  const rank = RANK[level];
-  const at = (l: Exclude<LogLevel, 'off'>) =>
-    rank >= RANK[l] ? (message: string, ...rest: unknown[]) => logger[l](redact(message), ...rest) : noop;
-  return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
+export function levelledLogger(
+  logger: Logger | undefined,
+  level: LogLevel,
+  redact: (line: string) => string,
+): LevelledLogger {
+  const out: LevelledLogger = {};
+  if (logger) {
+    for (const l of LEVELS.slice(0, LEVELS.indexOf(level as never) + 1)) out[l] = (line) => logger[l](redact(line));
+  }
+  return out;
 }
 
 /** Renders request headers for a log line with `Authorization` replaced by its scheme and `***`. */

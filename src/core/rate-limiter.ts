@@ -143,11 +143,16 @@ export class RateLimiter {
   }
 
   /** Feeds an answer's rate-limit figures back into the budget. Call after {@link release}. */
-  async observe(seen: RateLimitObservation): Promise<void> {
+  observe(seen: RateLimitObservation): Promise<void> | undefined {
     const done = this.#store.observe(this.#key, seen, this.#inFlight, this.#clock.now());
-    if (isPromise(done)) await done;
     // A bigger limit than assumed, or a new window, may free queued calls now.
-    if (this.#queue.length > 0) this.#drainSoon(0);
+    const wake = () => {
+      if (this.#queue.length > 0) this.#drainSoon(0);
+    };
+    // Fast path for the in-memory store: no promise when the store answers synchronously.
+    if (isPromise(done)) return done.then(wake);
+    wake();
+    return undefined;
   }
 
   /** The API answered "rate limited" until `resetAt`: hold everything until then. */
