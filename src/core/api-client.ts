@@ -7,7 +7,6 @@ import { type Answer, type AnswerClassifier, errorForStatus, unreadableBodyError
 import {
   APIConnectionError,
   APIConnectionTimeoutError,
-  type APIError,
   APIUserAbortError,
   LinkgateError,
   RateLimitError,
@@ -15,11 +14,10 @@ import {
 } from './errors.js';
 import { type LevelledLogger, type Logger, type LogLevel, levelledLogger, redactHeaders } from './logger.js';
 import { Page, PagePromise } from './pagination.js';
-import type { RateLimitStore } from './rate-limit-store.js';
+import type { RateLimitObservation, RateLimitStore } from './rate-limit-store.js';
 import { type RateLimitEvent, RateLimiter, type RateLimitInfo, readRateLimitHeaders } from './rate-limiter.js';
-import { RetryPolicy } from './retry.js';
 import { assertServerSide, readEnv } from './runtime.js';
-import { pathToString, toIssues } from './validation.js';
+import { describe, toIssues } from './validation.js';
 
 /** A `fetch`-compatible function. */
 export type Fetch = (input: Request | URL | string, init?: RequestInit) => Promise<Response>;
@@ -108,13 +106,6 @@ export interface RequestSpec<S extends z.core.$ZodType, T> {
   options?: RequestOptions | undefined;
 }
 
-interface Received {
-  response: Response;
-  text: string;
-}
-
-const TIMED_OUT = Symbol('timed out');
-
 /** A call answered "rate limited" this many times in a row gives up: someone else is spending the budget. */
 const MAX_RATE_LIMIT_ANSWERS = 5;
 
@@ -145,13 +136,13 @@ export class APIClient {
   readonly #fetch: Fetch | undefined;
   readonly #headers: Record<string, string>;
   readonly #clock: Clock;
-  readonly #retry: RetryPolicy;
+  readonly #random: () => number;
   readonly #log: LevelledLogger;
   readonly #limiter: RateLimiter | null;
   readonly #rateLimitMode: 'wait' | 'throw' | false;
   readonly #maxRateLimitWait: number;
   readonly #onRateLimit: ((event: RateLimitEvent) => void) | undefined;
-  #lastRateLimit: RateLimitInfo | null = null;
+  #lastRateLimit: RateLimitObservation | null = null;
 
   constructor(options: ClientOptions, profile: ClientProfile) {
     assertServerSide(profile.name, options.dangerouslyAllowBrowser);
@@ -169,7 +160,7 @@ export class APIClient {
     this.#fetch = options.fetch;
     this.#headers = { ...options.headers };
     this.#clock = options.clock ?? systemClock;
-    this.#retry = new RetryPolicy(options.random ? { random: options.random } : {});
+    this.#random = options.random ?? Math.random;
     const logLevel = options.logLevel ?? (options.logger ? 'info' : 'off');
     const logger = options.logger ?? (options.logLevel && options.logLevel !== 'off' ? globalThis.console : undefined);
     this.#log = levelledLogger(logger, logLevel, (line) => this.#scrub(line));
@@ -191,7 +182,8 @@ export class APIClient {
 
   /** The rate-limit figures of the last answer that carried them, or null before any. */
   get rateLimit(): RateLimitInfo | null {
-    return this.#lastRateLimit;
+    const seen = this.#lastRateLimit;
+    return seen && { limit: seen.limit, remaining: seen.remaining, resetAt: new Date(seen.resetAt) };
   }
 
   /** Sends one call and parses its answer. Validation in `build` runs inside the promise, so it rejects rather than throws. */
@@ -241,9 +233,11 @@ export class APIClient {
   async #execute<S extends z.core.$ZodType, T>(spec: RequestSpec<S, T>): Promise<WithResponse<T>> {
     const options = spec.options ?? {};
     const { signal } = options;
+    const { method, path } = spec;
+    const call = `${method} ${path}`;
     const maxRetries = options.maxRetries ?? this.maxRetries;
     const timeout = options.timeout ?? this.timeout;
-    const url = this.#url(spec.path, spec.query);
+    const url = this.#url(path, spec.query);
     const headers: Record<string, string> = {
       Authorization: `Bearer ${this.#apiKey}`,
       'Content-Type': 'application/json',
@@ -252,57 +246,80 @@ export class APIClient {
       ...options.headers,
     };
     const body = spec.body === undefined ? undefined : JSON.stringify(spec.body);
+    const limiter = this.#limiter;
+    const log = this.#log;
     let retries = 0;
     let rateLimitAnswers = 0;
+    // POST creates records, so after a timeout or 5xx it may have been applied already: only idempotent calls repeat.
+    const retry = async (reason: string, status?: number) => {
+      if (retries >= maxRetries || method === 'POST' || (status !== undefined && status !== 408 && status < 500)) {
+        return false;
+      }
+      retries++;
+      // 0.5 s doubling, capped at 8 s, minus up to 25% jitter so clients that failed together do not retry together.
+      const delay = Math.round(Math.min(8000, 500 * 2 ** (retries - 1)) * (1 - 0.25 * this.#random()));
+      log.warn?.(`${call} failed (${reason}); retry ${retries} of ${maxRetries} in ${delay} ms`);
+      await this.#sleep(spec, delay, signal);
+      return true;
+    };
 
     for (;;) {
       if (signal?.aborted) throw userAbort(spec);
-      if (this.#limiter) {
-        const wait = this.#limiter.acquire(signal);
-        if (wait) await wait;
-      }
+      const wait = limiter?.acquire(signal);
+      if (wait) await wait;
       const started = this.#clock.now();
-      this.#log.debug?.(`${spec.method} ${url} sending (${redactHeaders(headers)})`);
-      let received: Received;
+      log.debug?.(`${method} ${url} sending (${redactHeaders(headers)})`);
+      let response: Response;
+      let text: string;
       try {
-        received = await this.#send(spec, url, headers, body, timeout, signal);
+        ({ response, text } = await this.#send(spec, url, headers, body, timeout, signal));
       } catch (error) {
-        this.#limiter?.release();
-        const kind = error instanceof APIConnectionTimeoutError ? 'timeout' : 'connection';
-        if (error instanceof APIConnectionError && retries < maxRetries && this.#retry.allows(spec.method, kind)) {
-          retries++;
-          await this.#backOff(spec, retries, maxRetries, error.message, signal);
-          continue;
-        }
-        this.#log.error?.(`${spec.method} ${spec.path} failed: ${(error as Error).message}`);
+        limiter?.release();
+        if (error instanceof APIConnectionError && (await retry((error as Error).message))) continue;
+        log.error?.(`${call} failed: ${(error as Error).message}`);
         throw error;
       }
-      this.#limiter?.release();
-      const { response, text } = received;
+      limiter?.release();
       const now = this.#clock.now();
       const seen = readRateLimitHeaders(response.headers, now);
       if (seen) {
-        this.#lastRateLimit = { limit: seen.limit, remaining: seen.remaining, resetAt: new Date(seen.resetAt) };
-        const observed = this.#limiter?.observe(seen);
+        this.#lastRateLimit = seen;
+        const observed = limiter?.observe(seen);
         if (observed) await observed;
       }
-      this.#log.info?.(`${spec.method} ${spec.path} ${response.status} in ${now - started} ms`);
+      log.info?.(`${call} ${response.status} in ${now - started} ms`);
 
-      const answer = this.#answer(spec, response, text, now);
-      const failure = this.#failureOf(answer);
+      let parsed: unknown;
+      let isJson = false;
+      try {
+        if (text !== '') {
+          parsed = JSON.parse(text);
+          isJson = true;
+        }
+      } catch {
+        // Not JSON: a failure status or an unreadable answer, decided below.
+      }
+      const answer: Answer = {
+        method,
+        path,
+        status: response.status,
+        headers: response.headers,
+        body: parsed,
+        text,
+        isJson,
+        now,
+      };
+      const failure =
+        (isJson && this.#profile.classify(answer)) ||
+        (answer.status >= 300 ? errorForStatus(answer) : isJson ? null : unreadableBodyError(answer));
       if (!failure) return { data: this.#parse(spec, answer), response };
+      failure.message = this.#scrub(failure.message);
 
       if (failure instanceof RateLimitError) {
-        rateLimitAnswers++;
-        await this.#waitOutRateLimit(spec, failure, rateLimitAnswers, signal);
+        await this.#waitOutRateLimit(spec, failure, ++rateLimitAnswers, signal);
         continue;
       }
-      if (retries < maxRetries && this.#retry.allows(spec.method, 'status', failure.status)) {
-        retries++;
-        await this.#backOff(spec, retries, maxRetries, `HTTP ${failure.status}`, signal);
-        continue;
-      }
-      throw failure;
+      if (!(await retry(`HTTP ${failure.status}`, failure.status))) throw failure;
     }
   }
 
@@ -314,12 +331,12 @@ export class APIClient {
     body: string | undefined,
     timeout: number,
     signal: AbortSignal | undefined,
-  ): Promise<Received> {
+  ): Promise<{ response: Response; text: string }> {
     const timer = new AbortController();
-    const handle = this.#clock.setTimeout(() => timer.abort(TIMED_OUT), timeout);
+    const handle = this.#clock.setTimeout(() => timer.abort(), timeout);
+    const abort = signal ? AbortSignal.any([signal, timer.signal]) : timer.signal;
+    const send = this.#fetch ?? globalThis.fetch;
     try {
-      const abort = signal ? AbortSignal.any([signal, timer.signal]) : timer.signal;
-      const send = this.#fetch ?? globalThis.fetch;
       // The signal goes to fetch rather than to ky: ky would merge it with its own through AbortSignal.any on every call.
       const response = await ky(url, {
         method: spec.method,
@@ -330,8 +347,7 @@ export class APIClient {
         throwHttpErrors: false,
         fetch: (request, init) => send(request, { ...init, signal: abort }),
       });
-      const text = await response.text();
-      return { response, text };
+      return { response, text: await response.text() };
     } catch (error) {
       if (signal?.aborted) throw userAbort(spec);
       if (timer.signal.aborted) {
@@ -341,11 +357,10 @@ export class APIClient {
       }
       // ky's errors hold the Request (with its Authorization header); keep only the underlying cause.
       const cause = (error as { cause?: unknown }).cause ?? error;
-      const reason = cause instanceof Error ? cause.message : String(cause);
       const detail = (cause as { cause?: { code?: string } }).cause?.code;
       throw new APIConnectionError(
         this.#scrub(
-          `${spec.method} ${url} could not connect: ${reason}${detail ? ` (${detail})` : ''}. Check baseUrl and the network.`,
+          `${spec.method} ${url} could not connect: ${(cause as Error)?.message ?? cause}${detail ? ` (${detail})` : ''}. Check baseUrl and the network.`,
         ),
         { cause },
       );
@@ -354,60 +369,16 @@ export class APIClient {
     }
   }
 
-  #answer(spec: RequestSpec<z.core.$ZodType, unknown>, response: Response, text: string, now: number): Answer {
-    let body: unknown;
-    let isJson = false;
-    if (text !== '') {
-      try {
-        body = JSON.parse(text);
-        isJson = true;
-      } catch {
-        body = undefined;
-      }
-    }
-    return {
-      method: spec.method,
-      path: spec.path,
-      status: response.status,
-      headers: response.headers,
-      body,
-      text,
-      isJson,
-      now,
-    };
-  }
-
-  /** The failure an answer represents, or null for success. */
-  #failureOf(answer: Answer): APIError | null {
-    const failure = answer.isJson ? this.#profile.classify(answer) : null;
-    if (failure) return this.#scrubbed(failure);
-    if (answer.status >= 300) return this.#scrubbed(errorForStatus(answer));
-    if (!answer.isJson) return unreadableBodyError(answer);
-    return null;
-  }
-
-  #scrubbed<E extends APIError>(error: E): E {
-    const clean = this.#scrub(error.message);
-    if (clean !== error.message) error.message = clean;
-    return error;
-  }
-
   #parse<S extends z.core.$ZodType, T>(spec: RequestSpec<S, T>, answer: Answer): T {
     const result = (spec.schema as unknown as z.ZodMiniType).safeParse(answer.body);
-    if (!result.success) {
-      const issues = toIssues(result.error.issues, answer.body);
-      const list = issues
-        .slice(0, 5)
-        .map((i) => `${pathToString('', i.path)} ${i.message}`)
-        .join('; ');
-      throw new ResponseValidationError(
-        `${spec.operation}: the answer of ${spec.method} ${spec.path} does not match the documented shape: ${list}. ` +
-          'The service may have changed; error.body holds the raw answer.',
-        answer.body,
-        issues,
-      );
-    }
-    return spec.select(result.data as z.output<S>);
+    if (result.success) return spec.select(result.data as z.output<S>);
+    const issues = toIssues(result.error.issues, answer.body);
+    throw new ResponseValidationError(
+      `${spec.operation}: the answer of ${spec.method} ${spec.path} does not match the documented shape: ${describe('', issues.slice(0, 5))}. ` +
+        'The service may have changed; error.body holds the raw answer.',
+      answer.body,
+      issues,
+    );
   }
 
   async #waitOutRateLimit(
@@ -431,26 +402,10 @@ export class APIClient {
       waitMs,
     };
     this.#log.warn?.(`${spec.method} ${spec.path} rate limited; retrying in ${waitMs} ms`);
-    if (this.#limiter) {
-      this.#limiter.notify(event);
-      // Blocking the shared budget holds every other call too; acquire() then waits for the reset.
-      await this.#limiter.block(resetAt);
-      return;
-    }
     this.#onRateLimit?.(event);
-    await this.#sleep(spec, waitMs, signal);
-  }
-
-  async #backOff(
-    spec: RequestSpec<z.core.$ZodType, unknown>,
-    retry: number,
-    maxRetries: number,
-    reason: string,
-    signal: AbortSignal | undefined,
-  ): Promise<void> {
-    const delay = this.#retry.delay(retry);
-    this.#log.warn?.(`${spec.method} ${spec.path} failed (${reason}); retry ${retry} of ${maxRetries} in ${delay} ms`);
-    await this.#sleep(spec, delay, signal);
+    // Blocking the shared budget holds every other call too; acquire() then waits for the reset.
+    if (this.#limiter) await this.#limiter.block(resetAt);
+    else await this.#sleep(spec, waitMs, signal);
   }
 
   async #sleep(spec: RequestSpec<z.core.$ZodType, unknown>, ms: number, signal: AbortSignal | undefined) {
@@ -462,11 +417,10 @@ export class APIClient {
   }
 
   #url(path: string, query: RequestSpec<z.core.$ZodType, unknown>['query']): string {
-    if (!query) return this.baseUrl + path;
     let search = '';
-    for (const [key, value] of Object.entries(query)) {
-      if (value === undefined) continue;
-      search += `${search ? '&' : '?'}${encodeURIComponent(key)}=${encodeURIComponent(String(value))}`;
+    for (const key in query) {
+      const value = query[key];
+      if (value !== undefined) search += `${search ? '&' : '?'}${encodeURIComponent(key)}=${encodeURIComponent(value)}`;
     }
     return this.baseUrl + path + search;
   }

@@ -161,11 +161,6 @@ export class RateLimiter {
     if (isPromise(done)) await done;
   }
 
-  /** Reports a rate-limit answer to `onRateLimit`. */
-  notify(event: RateLimitEvent): void {
-    this.#onRateLimit?.(event);
-  }
-
   #take(): TakeResult | Promise<TakeResult> {
     const result = this.#store.take(this.#key, this.#clock.now(), this.#inFlight, this.#assumed);
     const count = (r: TakeResult) => {

@@ -45,6 +45,11 @@ export function pathToString(prefix: string, path: readonly PropertyKey[]): stri
   return out || '(root)';
 }
 
+/** Lists issues for a message: `body.email must be a valid email address; body.password is required`. */
+export function describe(prefix: string, issues: readonly Issue[]): string {
+  return issues.map((i) => `${pathToString(prefix, i.path)} ${i.message}`).join('; ');
+}
+
 /** The issue of a union variant whose tag (a literal at a top-level key, e.g. QR `type`) did not match. */
 const tagMiss = (variant: readonly RawIssue[]) =>
   variant.find((i) => i.code === 'invalid_value' && i.path.length === 1);
@@ -89,8 +94,12 @@ export function validate<S extends z.core.$ZodType>(
   const issues = toIssues(result.error.issues, value);
   const first = issues[0] ?? { path: [], message: 'is invalid' };
   const field = pathToString(prefix, first.path);
-  const all = issues.map((i) => `${pathToString(prefix, i.path)} ${i.message}`).join('; ');
-  throw new ValidationError(`${operation}: ${all}. Fix the argument; nothing was sent.`, field, first.message, issues);
+  throw new ValidationError(
+    `${operation}: ${describe(prefix, issues)}. Fix the argument; nothing was sent.`,
+    field,
+    first.message,
+    issues,
+  );
 }
 
 /** Checks that a path id is a positive integer, so `undefined` or `"3; drop"` never reaches a URL. */
