@@ -32,21 +32,21 @@ const MANAGEMENT: ClientProfile = {
  */
 export class Linkgate extends APIClient {
   /** The caller's own account. */
-  readonly account: AccountResource;
+  declare readonly account: AccountResource;
   /** Branded domains. */
-  readonly domains: DomainsResource;
+  declare readonly domains: DomainsResource;
   /** Custom splash pages (list only). */
-  readonly splash: SplashResource;
+  declare readonly splash: SplashResource;
   /** Call-to-action overlays (list only). */
-  readonly overlays: OverlaysResource;
+  declare readonly overlays: OverlaysResource;
   /** Tracking pixels. */
-  readonly pixels: PixelsResource;
+  declare readonly pixels: PixelsResource;
   /** QR codes. */
-  readonly qr: QrResource;
+  declare readonly qr: QrResource;
   /** Subscription plans (admin only). */
-  readonly plans: PlansResource;
+  declare readonly plans: PlansResource;
   /** Users (admin only). */
-  readonly users: UsersResource;
+  declare readonly users: UsersResource;
 
   /** @param options - see {@link ClientOptions}; `apiKey` and `baseUrl` default to LINKGATE_API_KEY / LINKGATE_BASE_URL. */
   constructor(options: LinkgateOptions = {}) {

@@ -126,11 +126,11 @@ function fingerprint(text: string): string {
  */
 export class APIClient {
   /** The base URL requests go to, without a trailing slash. */
-  readonly baseUrl: string;
+  declare readonly baseUrl: string;
   /** Default per-attempt timeout in ms. */
-  readonly timeout: number;
+  declare readonly timeout: number;
   /** Default retries after transient failures. */
-  readonly maxRetries: number;
+  declare readonly maxRetries: number;
   readonly #apiKey: string;
   readonly #profile: ClientProfile;
   readonly #fetch: Fetch | undefined;

@@ -50,9 +50,9 @@ export interface APIErrorInit {
  */
 export class APIError extends LinkgateError {
   /** HTTP status of the answer. */
-  readonly status: number;
+  declare readonly status: number;
   /** Response headers. */
-  readonly headers: Headers;
+  declare readonly headers: Headers;
   /** The parsed JSON body, or the raw text when it was not JSON (non-enumerable: not printed by inspect). */
   declare readonly body: unknown;
 
@@ -79,9 +79,9 @@ export class BadRequestError extends APIError {}
 /** The per-key request budget is spent (HTTP 429, or `error: 429` in an HTTP 200 body). */
 export class RateLimitError extends APIError {
   /** Seconds until the budget refills. */
-  readonly retryAfter: number;
+  declare readonly retryAfter: number;
   /** When the budget refills. */
-  readonly resetAt: Date;
+  declare readonly resetAt: Date;
 
   constructor(init: APIErrorInit & { retryAfter: number; resetAt: Date }) {
     super(init);
@@ -105,7 +105,7 @@ export class APIUserAbortError extends LinkgateError {}
  */
 export class ResponseValidationError extends LinkgateError {
   /** Where the body broke the documented shape. */
-  readonly issues: readonly Issue[];
+  declare readonly issues: readonly Issue[];
   /** The raw parsed body (non-enumerable: not printed by inspect, as user records carry API keys). */
   declare readonly body: unknown;
 
@@ -119,11 +119,11 @@ export class ResponseValidationError extends LinkgateError {
 /** An argument was rejected before any request was sent. `field` and `rule` say what and why. */
 export class ValidationError extends LinkgateError {
   /** The first offending field, e.g. `body.data.phone` or `id`. */
-  readonly field: string;
+  declare readonly field: string;
   /** The rule it broke, e.g. `must be a positive integer`. */
-  readonly rule: string;
+  declare readonly rule: string;
   /** Every problem found. */
-  readonly issues: readonly Issue[];
+  declare readonly issues: readonly Issue[];
 
   constructor(message: string, field: string, rule: string, issues: readonly Issue[]) {
     super(message);

@@ -20,17 +20,17 @@ export interface ToArrayOptions {
  */
 export class Page<T> implements PageData<T> {
   /** The records on this page. */
-  readonly items: T[];
+  declare readonly items: T[];
   /** This page's number, 1-based. */
-  readonly page: number;
+  declare readonly page: number;
   /** Records per page. */
-  readonly perPage: number;
+  declare readonly perPage: number;
   /** Total number of records across all pages. */
-  readonly total: number;
+  declare readonly total: number;
   /** The last page's number (0 when the list is empty). */
-  readonly maxPage: number;
+  declare readonly maxPage: number;
   /** The next page's number, or null on the last page. */
-  readonly nextPage: number | null;
+  declare readonly nextPage: number | null;
   readonly #fetch: PageFetcher<T>;
 
   constructor(data: PageData<T>, fetch: PageFetcher<T>) {

@@ -107,16 +107,6 @@ export class RateLimiter {
     this.#assumed = options.assumed ?? { limit: 30, windowMs: 60_000 };
   }
 
-  /** Requests sent and not yet answered. */
-  get inFlight(): number {
-    return this.#inFlight;
-  }
-
-  /** Requests waiting for budget. */
-  get queued(): number {
-    return this.#queue.length;
-  }
-
   /**
    * Resolves when one request may be sent; pair each with {@link release}. Rejects with RateLimitError when the wait
    * would pass `maxWaitMs` (or at once in `throw` mode), and with APIUserAbortError when `signal` aborts.

@@ -28,7 +28,7 @@ const MESSAGING: ClientProfile = {
  */
 export class MessagingClient extends APIClient {
   /** Outbound messages. */
-  readonly messages: MessagesResource;
+  declare readonly messages: MessagesResource;
 
   /** @param options - `apiKey` and `baseUrl` default to LINKGATE_MESSAGING_KEY / LINKGATE_MESSAGING_BASE_URL. */
   constructor(options: MessagingClientOptions = {}) {
