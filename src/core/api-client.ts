@@ -188,12 +188,13 @@ export class APIClient {
 
   /** Sends one call and parses its answer. Validation in `build` runs inside the promise, so it rejects rather than throws. */
   request<S extends z.core.$ZodType, T>(build: () => RequestSpec<S, T>): APIPromise<T> {
-    return new APIPromise(
-      (async () => {
-        const spec = build();
-        return this.#execute(spec);
-      })(),
-    );
+    let result: Promise<WithResponse<T>>;
+    try {
+      result = this.#execute(build());
+    } catch (error) {
+      result = Promise.reject(error);
+    }
+    return new APIPromise(result);
   }
 
   /**
