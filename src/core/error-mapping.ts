@@ -67,6 +67,15 @@ export function rateLimitErrorFrom(answer: Answer, message?: string): RateLimitE
   });
 }
 
+/** The error class of each HTTP status that has one; any other failing status is a plain APIError. */
+const STATUS_ERRORS: Record<number, typeof APIError> = {
+  400: BadRequestError,
+  422: BadRequestError,
+  401: AuthenticationError,
+  403: PermissionDeniedError,
+  404: NotFoundError,
+};
+
 /** The error for a failing HTTP status when the body says nothing more useful. */
 export function errorForStatus(answer: Answer): APIError {
   const message = bodyMessage(answer.body);
@@ -77,21 +86,8 @@ export function errorForStatus(answer: Answer): APIError {
     body: answer.isJson ? answer.body : answer.text,
     headers: answer.headers,
   };
-  switch (answer.status) {
-    case 400:
-    case 422:
-      return new BadRequestError(init);
-    case 401:
-      return new AuthenticationError(init);
-    case 403:
-      return new PermissionDeniedError(init);
-    case 404:
-      return new NotFoundError(init);
-    case 429:
-      return rateLimitErrorFrom(answer, message);
-    default:
-      return new APIError(init);
-  }
+  if (answer.status === 429) return rateLimitErrorFrom(answer, message);
+  return new (STATUS_ERRORS[answer.status] ?? APIError)(init);
 }
 
 /** A 2xx answer whose body is empty or not JSON (production bugs): an APIError rather than a crash. */
