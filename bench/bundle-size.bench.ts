@@ -1,47 +1,11 @@
 // Bundle size of an app that imports `Linkgate` and calls every resource: esbuild (browser, minified), gzip -9.
 // Target <= 20 KB. The floor printed beside it is ky alone, bundled the same way in the same run; two more reference
 // points show where the rest goes: ky plus the smallest zod/mini any schema needs, and ky plus the shared schemas.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { gzipSync } from 'node:zlib';
-import { build } from 'esbuild';
+import { appSource, gzipped, removeWorkDir, root } from './support/app-bundle.js';
 
 const TARGET_KB = 20;
-const root = fileURLToPath(new URL('..', import.meta.url));
-const dir = mkdtempSync(join(tmpdir(), 'linkgate-bundle-'));
 
-const app = `
-import { Linkgate, NotFoundError } from ${JSON.stringify(join(root, 'src/index.ts'))};
-const client = new Linkgate({ apiKey: 'k', baseUrl: 'https://links.example.com', dangerouslyAllowBrowser: true });
-export async function main() {
-  await client.account.get();
-  await client.account.update({ email: 'a@example.com' });
-  for await (const d of client.domains.list()) console.log(d);
-  await client.domains.create({ domain: 'https://go.example.com' });
-  await client.domains.update(1, { redirectroot: 'https://example.com' });
-  await client.domains.delete(1);
-  await client.splash.list();
-  await client.overlays.list().toArray({ max: 10 });
-  for await (const p of client.pixels.list().pages()) console.log(p.items);
-  await client.pixels.create({ type: 'gtmpixel', name: 'n', tag: 'GTM-1234' });
-  await client.pixels.update(1, { tag: 'GTM-1234' });
-  await client.pixels.delete(1);
-  await client.qr.list();
-  await client.qr.get(1);
-  await client.qr.create({ type: 'link', data: 'https://example.com' });
-  await client.qr.update(1, { data: 'x' });
-  await client.qr.delete(1);
-  await client.plans.list();
-  await client.plans.subscribe(1, 2, { type: 'monthly' });
-  await client.users.list({ filter: 'pro' });
-  await client.users.get(1);
-  await client.users.create({ username: 'dave', email: 'd@example.com', password: 'secret' });
-  await client.users.delete(1);
-  return NotFoundError;
-}
-`;
 const floorApp = `import ky from 'ky'; export const main = () => ky.get('https://links.example.com/api/account').json();`;
 // The least any zod/mini validation costs: objects, strings, numbers and safeParse.
 const zodCoreApp = `
@@ -62,29 +26,11 @@ const all = [s.dataEnvelope(s.Account), s.AccountUpdate, s.pagedEnvelope(s.Domai
 export const main = async () => all.map((schema) => schema.safeParse(ky.get('https://x.example').json()));
 `;
 
-async function gzipped(source: string, name: string): Promise<{ raw: number; gz: number }> {
-  const entry = join(dir, `${name}.ts`);
-  writeFileSync(entry, source);
-  const result = await build({
-    entryPoints: [entry],
-    bundle: true,
-    minify: true,
-    format: 'esm',
-    platform: 'browser',
-    target: 'es2022',
-    write: false,
-    absWorkingDir: root,
-    nodePaths: [join(root, 'node_modules')],
-  });
-  const code = result.outputFiles[0]!.contents;
-  return { raw: code.byteLength, gz: gzipSync(code, { level: 9 }).byteLength };
-}
-
 try {
   const floor = await gzipped(floorApp, 'floor');
   const zodCore = await gzipped(zodCoreApp, 'zod-core');
   const schemas = await gzipped(schemasApp, 'schemas');
-  const ours = await gzipped(app, 'app');
+  const ours = await gzipped(appSource, 'app');
   const kb = (n: number) => (n / 1024).toFixed(1);
   console.log(`floor  ky alone                 : ${kb(floor.gz)} KB gzip (${kb(floor.raw)} KB min)`);
   console.log(`ref    ky + zod/mini core       : ${kb(zodCore.gz)} KB gzip (${kb(zodCore.raw)} KB min)`);
@@ -95,5 +41,5 @@ try {
   console.log(`ratio to floor: ${(ours.gz / floor.gz).toFixed(2)}x`);
   console.log(`size: ${kb(ours.gz)} KB (target <= ${TARGET_KB} KB) ${ours.gz <= TARGET_KB * 1024 ? 'PASS' : 'MISS'}`);
 } finally {
-  rmSync(dir, { recursive: true, force: true });
+  removeWorkDir();
 }
