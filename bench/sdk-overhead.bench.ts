@@ -2,6 +2,7 @@
 // Target: the SDK (ky transport, limiter, error mapping, schema parse) costs at most 1.3x the raw call.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import ky from 'ky';
 import { Linkgate } from '../src/index.js';
 
 const TARGET = 1.3;
@@ -44,6 +45,9 @@ async function raw(): Promise<unknown> {
   return JSON.parse(await res.text());
 }
 const sdk = () => client.account.get();
+// For reference: the transport alone (ky without retries or timeout), the part of the cost the design fixes.
+const bareKy = ky.create({ baseUrl, retry: 0, timeout: false, headers: { Authorization: `Bearer ${apiKey}` } });
+const kyOnly = () => bareKy.get('/api/account').json();
 
 async function time(fn: () => Promise<unknown>): Promise<number> {
   const start = performance.now();
@@ -54,8 +58,10 @@ async function time(fn: () => Promise<unknown>): Promise<number> {
 // Warm both paths (JIT, keep-alive sockets).
 await time(raw);
 await time(sdk);
+await time(kyOnly);
 const rawRuns: number[] = [];
 const sdkRuns: number[] = [];
+const kyRuns: number[] = [];
 for (let r = 0; r < ROUNDS; r++) {
   // Alternate the order so drift (GC, CPU frequency) hits both alike.
   if (r % 2) {
@@ -65,6 +71,7 @@ for (let r = 0; r < ROUNDS; r++) {
     rawRuns.push(await time(raw));
     sdkRuns.push(await time(sdk));
   }
+  kyRuns.push(await time(kyOnly));
 }
 server.close();
 
@@ -74,5 +81,10 @@ const ours = median(sdkRuns);
 const ratio = ours / floor;
 console.log(`calls per round: ${CALLS}, rounds: ${ROUNDS} (medians)`);
 console.log(`floor  raw fetch + JSON.parse : ${floor.toFixed(1)} µs/call`);
-console.log(`linkgate client.account.get() : ${ours.toFixed(1)} µs/call`);
+console.log(
+  `ref    bare ky .json()         : ${median(kyRuns).toFixed(1)} µs/call (${(median(kyRuns) / floor).toFixed(2)}x raw)`,
+);
+console.log(
+  `linkgate client.account.get() : ${ours.toFixed(1)} µs/call (${(ours / median(kyRuns)).toFixed(2)}x bare ky)`,
+);
 console.log(`ratio: ${ratio.toFixed(2)}x (target <= ${TARGET}x) ${ratio <= TARGET ? 'PASS' : 'MISS'}`);
