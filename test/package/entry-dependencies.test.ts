@@ -1,0 +1,32 @@
+// The app-facing entries load nothing at run time but ky and zod; mock-only dependencies stay behind linkgate/mock.
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { describe, expect, it } from 'vitest';
+
+/** The packages and node:* modules an entry imports at run time, after bundling our own sources. */
+async function runtimeImports(entry: string): Promise<string[]> {
+  const result = await build({
+    entryPoints: [fileURLToPath(new URL(`../../${entry}`, import.meta.url))],
+    bundle: true,
+    write: false,
+    format: 'esm',
+    platform: 'neutral',
+    packages: 'external',
+    metafile: true,
+    logLevel: 'silent',
+  });
+  const imports = Object.values(result.metafile.inputs).flatMap((input) =>
+    input.imports.filter((i) => i.external && i.kind !== 'dynamic-import').map((i) => i.path),
+  );
+  return [...new Set(imports)].sort();
+}
+
+describe('run-time dependencies of each entry', () => {
+  it('linkgate loads only ky and zod/mini', async () => {
+    expect(await runtimeImports('src/index.ts')).toEqual(['ky', 'zod/mini']);
+  });
+
+  it('linkgate/webhooks loads only zod', async () => {
+    expect(await runtimeImports('src/webhooks/index.ts')).toEqual(['zod']);
+  });
+});
