@@ -25,4 +25,16 @@ describe('the published package', () => {
       expect(typeof target === 'object' && target.import?.types && target.require?.types).toBeTruthy();
     }
   });
+
+  it("resolves the subpath types under TypeScript's node10 resolution too (typesVersions), as attw checks", async () => {
+    const pkg = (await import('../../package.json', { with: { type: 'json' } })).default as {
+      exports: Record<string, { require?: { types: string } } | string>;
+      typesVersions?: Record<string, Record<string, string[]>>;
+    };
+    for (const entry of ['./webhooks', './mock']) {
+      const target = pkg.exports[entry];
+      const types = typeof target === 'object' ? target.require?.types : undefined;
+      expect(pkg.typesVersions?.['*']?.[entry.slice(2)]).toEqual([types]);
+    }
+  });
 });
