@@ -1,4 +1,5 @@
 import type * as z from 'zod/mini';
+import { expandUnion } from '../../src/core/validation.js';
 import { BODY_TOO_LARGE_MESSAGE, MAX_BODY_BYTES } from '../body-limit.js';
 import { RequestRejection } from '../responses.js';
 import type { MockRequest } from '../types.js';
@@ -58,7 +59,8 @@ export interface ParseOptions {
 export function parseWith<S extends z.ZodMiniType>(schema: S, input: unknown, options: ParseOptions = {}): z.output<S> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
-  const raw = result.error.issues;
+  // A union (QR bodies) names the field of the variant its tag picked, or the tag itself, not the body as a whole.
+  const raw = result.error.issues.flatMap(expandUnion);
   const issues = raw.map((issue) => describeIssue(issue, input));
   throw new RequestRejection(options.message?.(issues, raw) ?? invalidRequestMessage(issues), {
     issues: issues.map((i) => `${i.field}: ${i.rule}`),

@@ -58,7 +58,7 @@ const tagMiss = (variant: readonly RawIssue[]) =>
  * Replaces a union's "matches no variant" with what the caller can act on: the issues of the one variant whose tag
  * matched (`data` must be an object), or, when no tag matched, the tags allowed (`type` must be one of ...).
  */
-function expandUnion(issue: RawIssue): RawIssue[] {
+export function expandUnion(issue: RawIssue): RawIssue[] {
   if (issue.code !== 'invalid_union' || issue.errors.length === 0) return [issue];
   const within = (i: RawIssue): RawIssue => ({ ...i, path: [...issue.path, ...i.path] });
   const matched = issue.errors.filter((variant) => !tagMiss(variant));

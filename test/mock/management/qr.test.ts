@@ -71,6 +71,19 @@ describeMock(
       expect(ctx.backend.store.snapshot()).toEqual(before);
     });
 
+    it.each([
+      [
+        'an unknown type',
+        { type: 'bitcoin', data: 'x' },
+        `type: must be one of ${'"text", "link", "email", "phone", "sms", "wifi", "vcard"'}`,
+      ],
+      ['wifi data as a plain string', { type: 'wifi', data: 'Cafe' }, 'data: must be an object'],
+      ['no data', { type: 'text' }, 'data: is required'],
+    ])('names the field and the rule for %s, not the body as a whole', async (_case, body, issue) => {
+      const res = await ctx.api('POST', '/api/qr/add', { body });
+      expect(res.json).toMatchObject({ error: 1, message: 'Invalid QR format or missing data.', issues: [issue] });
+    });
+
     it('refuses a logo that is not a PNG or JPEG', async () => {
       const res = await ctx.api('POST', '/api/qr/add', {
         body: { type: 'text', data: 'x', logo: 'https://example.com/logo.gif' },
