@@ -192,6 +192,8 @@ export class APIClient {
     try {
       result = this.#execute(build());
     } catch (error) {
+      // An argument check quotes what it got, which could be the key passed by mistake (e.g. as an id).
+      if (error instanceof LinkgateError) error.message = this.#scrub(error.message);
       result = Promise.reject(error);
     }
     return new APIPromise(result);
@@ -213,7 +215,11 @@ export class APIClient {
             const { data, response } = await this.#execute(spec);
             return { data: new Page<T>(data, fetchPage), response };
           } catch (error) {
-            if (error instanceof LinkgateError) error.page = page ?? 1;
+            if (error instanceof LinkgateError) {
+              // Only a real page number is a place to resume from; a bad `page` argument is reported, not echoed.
+              if (page === undefined || Number.isInteger(page)) error.page = page ?? 1;
+              error.message = this.#scrub(error.message);
+            }
             throw error;
           }
         })(),

@@ -84,6 +84,18 @@ describe('the API key never leaks', () => {
     for (const error of errors) for (const text of renderings(error)) expect(text).not.toContain(key);
   });
 
+  it('is not echoed by a ValidationError when the key is passed by mistake as an argument', async () => {
+    const key = ctx.backend.adminKey;
+    const client = ctx.client();
+    const errors = [
+      await rejectionOf(client.qr.get(key as unknown as number)),
+      await rejectionOf(client.domains.update(key as unknown as number, { redirectroot: 'https://a.example' })),
+      await rejectionOf(client.domains.list({ page: key as unknown as number })),
+    ];
+    expect(errors.map((e) => (e as Error).name)).toEqual(['ValidationError', 'ValidationError', 'ValidationError']);
+    for (const error of errors) for (const text of renderings(error)) expect(text).not.toContain(key);
+  });
+
   it('is redacted from debug log lines, which show `Authorization: Bearer ***`', async () => {
     const { logger, lines } = capture();
     const client = ctx.client({ logger, logLevel: 'debug' });
