@@ -11,7 +11,7 @@ import { MockStore, type StoreSnapshot } from './store.js';
 import type { MockRequest, MockResponse } from './types.js';
 
 /** Options of a mock backend. */
-export interface MockBackendOptions {
+export interface MockBackendOptions<C extends Clock = Clock> {
   /**
    * Where the API lives, e.g. `https://short.example`. msw handlers intercept only this origin + `/api/...`; a path
    * in it (`https://host/app`) prefixes the mock's own links (QR images).
@@ -19,7 +19,7 @@ export interface MockBackendOptions {
    */
   baseUrl?: string;
   /** Where time comes from (record dates, rate windows, subscription expiry). @default systemClock */
-  clock?: Clock;
+  clock?: C;
   /** Per-key rate limit of the management API; `false` turns it (and its headers) off. @default { limit: 30, windowMs: 60_000 } */
   rateLimit?: RateLimitOptions | false;
   /** Starting data: `empty` is the admin alone; `demo` adds users, records and plans. @default 'empty' */
@@ -49,13 +49,13 @@ export interface ResolvedMockBackendOptions {
 }
 
 /** The runtime-neutral mock backend: routes light requests to the route groups over one in-memory store. */
-export interface BackendCore {
+export interface BackendCore<C extends Clock = Clock> {
   /** Answers one request; never throws. */
   handle(req: MockRequest): Promise<MockResponse>;
   /** The in-memory tables. */
   readonly store: MockStore;
-  /** The clock every time-dependent behaviour reads. */
-  readonly clock: Clock;
+  /** The clock every time-dependent behaviour reads (typed as given, so a ManualClock's `advance` is at hand). */
+  readonly clock: C;
   /** The admin user's API key. */
   readonly adminKey: string;
   /** The per-key limiter of the management API, undefined when `rateLimit: false`. */
@@ -65,7 +65,7 @@ export interface BackendCore {
   /** The options in force. */
   readonly options: ResolvedMockBackendOptions;
   /** The messaging gateway (mock/gateway): keys, devices, webhook delivery engine, simulators, control API. */
-  readonly gateway: Gateway;
+  readonly gateway: Gateway<C>;
   /** Randomness for keys and tokens. */
   random(): number;
   /** The base for absolute links the mock serves itself (QR images): the request's origin plus `baseUrl`'s path. */
@@ -83,7 +83,7 @@ export interface BackendCore {
  * const res = await core.handle({ method: 'GET', path: '/api/account', query: new URLSearchParams(),
  *   headers: { authorization: `Bearer ${core.adminKey}` }, body: undefined, origin: 'http://localhost' });
  */
-export function createBackendCore(options: MockBackendOptions = {}): BackendCore {
+export function createBackendCore<C extends Clock = Clock>(options: MockBackendOptions<C> = {}): BackendCore<C> {
   const resolved = resolveOptions(options);
   const store = new MockStore({ clock: resolved.clock, random: resolved.random });
   const seeded = seedStore(store, resolved);
@@ -92,14 +92,15 @@ export function createBackendCore(options: MockBackendOptions = {}): BackendCore
   const router = new MockRouter();
   const basePath = pathOf(resolved.baseUrl);
 
-  const core: BackendCore = {
+  const core: BackendCore<C> = {
     store,
-    clock: resolved.clock,
+    // Without a clock option this is systemClock, and C is its default, Clock.
+    clock: resolved.clock as C,
     adminKey: seeded.adminKey,
     rateLimiter,
     router,
     options: resolved,
-    gateway: undefined as unknown as Gateway,
+    gateway: undefined as unknown as Gateway<C>,
     random: resolved.random,
     handle: (req) => router.dispatch(req),
     linkBase: (req) => `${req.origin}${basePath}`,
@@ -113,11 +114,11 @@ export function createBackendCore(options: MockBackendOptions = {}): BackendCore
   router.add(managementGroup(core));
   router.add(qrImageGroup(core));
   router.add(openApiGroup(core));
-  (core as { gateway: Gateway }).gateway = installGateway(core, options.gateway);
+  (core as { gateway: Gateway<C> }).gateway = installGateway(core, options.gateway);
   return core;
 }
 
-function resolveOptions(options: MockBackendOptions): ResolvedMockBackendOptions {
+function resolveOptions(options: MockBackendOptions<Clock>): ResolvedMockBackendOptions {
   const seed = options.seed ?? 'empty';
   if (seed !== 'empty' && seed !== 'demo') {
     throw new TypeError(`seed must be 'empty' or 'demo' (got ${JSON.stringify(seed)}).`);

@@ -1,10 +1,11 @@
 import type { HttpHandler } from 'msw';
+import type { Clock } from '../../src/core/clock.js';
 import { type BackendCore, createBackendCore, type MockBackendOptions } from '../backend.js';
 import { mswHandlers, parseBaseUrl } from './msw.js';
 import { answerWebRequest } from './web.js';
 
 /** A stateful reference backend with its msw handlers and a `fetch` that answers from it directly. */
-export interface MockBackend extends BackendCore {
+export interface MockBackend<C extends Clock = Clock> extends BackendCore<C> {
   /**
    * msw request handlers answering the mock's paths (`/api/...`, QR images, `/__mock/...`) on any origin, or only
    * under `baseUrl` when it was given. Pass them to `setupServer(...)` (msw/node) or `setupWorker(...)` (msw/browser).
@@ -29,7 +30,7 @@ export interface MockBackend extends BackendCore {
  *   headers: { Authorization: `Bearer ${backend.adminKey}` },
  * });
  */
-export function createMockBackend(options: MockBackendOptions = {}): MockBackend {
+export function createMockBackend<C extends Clock = Clock>(options: MockBackendOptions<C> = {}): MockBackend<C> {
   // Check baseUrl before building anything, so a typo fails here and not on the first request.
   const base = options.baseUrl === undefined ? undefined : parseBaseUrl(options.baseUrl);
   const core = createBackendCore(options);

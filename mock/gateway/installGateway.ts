@@ -6,8 +6,8 @@ import type { MockRouter } from '../router.js';
 import { Gateway, type GatewayOptions } from './Gateway.js';
 
 /** What the gateway needs from the backend core. */
-export interface GatewayHost {
-  clock: Clock;
+export interface GatewayHost<C extends Clock = Clock> {
+  clock: C;
   router: MockRouter;
   random(): number;
 }
@@ -16,7 +16,7 @@ export interface GatewayHost {
  * Creates the backend's gateway on its clock and randomness and adds its route groups: the messaging API
  * (`/api/v1/...`), stored media (`/__mock/media/...`) and the control API (`/__mock/...`).
  */
-export function installGateway(host: GatewayHost, options: GatewayOptions = {}): Gateway {
+export function installGateway<C extends Clock>(host: GatewayHost<C>, options: GatewayOptions = {}): Gateway<C> {
   const gateway = new Gateway(host.clock, () => host.random(), options);
   host.router.add(messagingGroup(gateway));
   host.router.add(mediaGroup(gateway));
