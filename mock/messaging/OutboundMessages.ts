@@ -53,10 +53,14 @@ export class OutboundMessages {
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
       const field = issue.path.join('.') || 'body';
+      const given = issue.path.length === 1 ? (body as Record<PropertyKey, unknown>)[issue.path[0]!] : body;
+      const expected = withArticle(String((issue as { expected?: string }).expected ?? 'value'));
       const rule =
-        issue.code === 'invalid_type'
-          ? `is required and must be a ${String((issue as { expected?: string }).expected ?? 'value')}`
-          : issue.message;
+        issue.code !== 'invalid_type'
+          ? issue.message
+          : given === undefined
+            ? `is required and must be ${expected}`
+            : `must be ${expected} (got ${withArticle(given === null ? 'null' : Array.isArray(given) ? 'array' : typeof given)})`;
       throw new SendRejection(400, 'VALIDATION_ERROR', `${field} ${rule}`, field);
     }
     const input = parsed.data;
@@ -128,4 +132,9 @@ export class OutboundMessages {
     }, ms);
     this.#timers.add(timer);
   }
+}
+
+/** `a string`, `an object`. */
+function withArticle(word: string): string {
+  return word === 'null' ? word : `${/^[aeiou]/.test(word) ? 'an' : 'a'} ${word}`;
 }

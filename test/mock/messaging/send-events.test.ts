@@ -84,6 +84,18 @@ describe('sending a message', () => {
     expect(bad.body.message).toMatch(/^phone must be/);
   });
 
+  it('tells a missing field from one of the wrong type in its 400 message', async () => {
+    const { send } = await setup();
+    expect((await send({ phone: '15551234567', message: 'x' })).body).toMatchObject({
+      field: 'device_id',
+      message: 'device_id is required and must be a string',
+    });
+    expect((await send({ device_id: 5, phone: '15551234567', message: 'x' })).body).toMatchObject({
+      field: 'device_id',
+      message: 'device_id must be a string (got a number)',
+    });
+  });
+
   it("treats another tenant's device as unknown", async () => {
     const { backend, send } = await setup();
     backend.gateway.devices.add({ tenant: 'acme', id: 'acme-1' });
