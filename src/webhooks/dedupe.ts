@@ -3,10 +3,11 @@
  * running the handler twice. Methods may be async, so a shared store (Redis, a database) can back it.
  *
  * @example
- * // Redis: SET NX with an expiry is an atomic "add if absent".
+ * // Redis: SET NX with an expiry is an atomic "add if absent", so two instances never both handle one delivery.
  * const dedupe: DedupeStore = {
  *   has: async (id) => (await redis.exists(`webhook:${id}`)) === 1,
  *   add: async (id, ttlMs) => void (await redis.set(`webhook:${id}`, '1', { PX: ttlMs })),
+ *   addIfAbsent: async (id, ttlMs) => (await redis.set(`webhook:${id}`, '1', { PX: ttlMs, NX: true })) === 'OK',
  *   delete: async (id) => void (await redis.del(`webhook:${id}`)),
  * };
  */
@@ -15,6 +16,12 @@ export interface DedupeStore {
   has(id: string): boolean | Promise<boolean>;
   /** Records `id` for `ttlMs` milliseconds. */
   add(id: string, ttlMs: number): void | Promise<void>;
+  /**
+   * Records `id` for `ttlMs` ms unless it is already recorded, in one atomic step; true when it was added. Optional:
+   * without it the verifier calls `has` then `add`, which an async store cannot make atomic, so two copies of a delivery
+   * arriving at the same moment on different instances could both be handled.
+   */
+  addIfAbsent?(id: string, ttlMs: number): boolean | Promise<boolean>;
   /** Forgets `id`, so a retry after a failed handler runs it again. Optional; without it the retry is skipped. */
   delete?(id: string): void | Promise<void>;
 }

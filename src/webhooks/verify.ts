@@ -183,16 +183,28 @@ export class Verifier implements WebhookVerifier {
     const event = checkBody(c, headers, text);
     const { deliveryId } = headers;
     if (!c.dedupe || deliveryId === undefined) return { event, deliveryId, duplicate: false };
-    if (await c.dedupe.has(deliveryId)) return { event, deliveryId, duplicate: true };
     // Claimed now, before handling, so a retry that arrives while the handler still runs is acknowledged, not re-run.
-    await c.dedupe.add(deliveryId, c.dedupeTtlMs);
-    return { event, deliveryId, duplicate: false };
+    const claimed = await claim(c.dedupe, deliveryId, c.dedupeTtlMs);
+    return { event, deliveryId, duplicate: !claimed };
   }
 
   /** Forgets a claimed delivery id so the gateway's retry runs the handler again. */
   async release(deliveryId: string | undefined): Promise<void> {
     if (deliveryId !== undefined) await this.#c.dedupe?.delete?.(deliveryId);
   }
+}
+
+/**
+ * Records `id` unless it is already there; false when it was. Atomic with `addIfAbsent`, and with a synchronous store
+ * (nothing can run between its `has` and `add`); an async store without `addIfAbsent` leaves a window in which two
+ * copies arriving at the same moment are both handled.
+ */
+async function claim(store: DedupeStore, id: string, ttlMs: number): Promise<boolean> {
+  if (store.addIfAbsent) return store.addIfAbsent(id, ttlMs);
+  const seen = store.has(id);
+  if (seen === true || (seen !== false && (await seen))) return false;
+  await store.add(id, ttlMs);
+  return true;
 }
 
 const verifierByOptions = new WeakMap<VerifyWebhookOptions, { snapshot: VerifyWebhookOptions; verifier: Verifier }>();

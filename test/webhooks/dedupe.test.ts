@@ -138,6 +138,42 @@ describe('a repeated delivery is acknowledged, not handled twice', () => {
     expect([...ids]).toEqual(['x', 'y']);
   });
 
+  it('handles two copies that arrive at the same moment once, with the in-memory store', async () => {
+    const handled = vi.fn();
+    const handler = createWebhookHandler({
+      secret: TENANT_SECRET,
+      clock: clockAtNow(),
+      dedupe: new MemoryDedupeStore(),
+      on: { 'message.received': handled },
+    });
+    const answers = await Promise.all([handler(send('same').request), handler(send('same').request)]);
+    expect(answers.map((a) => a.status)).toEqual([200, 200]);
+    expect(handled).toHaveBeenCalledTimes(1);
+  });
+
+  it('claims through addIfAbsent when the store has it, so concurrent copies are handled once across instances', async () => {
+    const ids = new Set<string>();
+    const store: DedupeStore = {
+      // A has() that always answers "new" shows the verifier does not rely on has-then-add here.
+      has: async () => false,
+      add: async (id) => void ids.add(id),
+      addIfAbsent: async (id) => {
+        if (ids.has(id)) return false;
+        ids.add(id);
+        return true;
+      },
+    };
+    const handled = vi.fn();
+    const handler = createWebhookHandler({
+      secret: TENANT_SECRET,
+      clock: clockAtNow(),
+      dedupe: store,
+      on: { 'message.received': handled },
+    });
+    await Promise.all([handler(send('z').request), handler(send('z').request), handler(send('z').request)]);
+    expect(handled).toHaveBeenCalledTimes(1);
+  });
+
   it('answers 500 (so the gateway retries) when the store itself fails', async () => {
     const store: DedupeStore = { has: async () => Promise.reject(new Error('redis down')), add: () => {} };
     const onError = vi.fn();
