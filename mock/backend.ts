@@ -123,7 +123,10 @@ function resolveOptions(options: MockBackendOptions<Clock>): ResolvedMockBackend
   if (seed !== 'empty' && seed !== 'demo') {
     throw new TypeError(`seed must be 'empty' or 'demo' (got ${JSON.stringify(seed)}).`);
   }
-  if (options.adminKey !== undefined && (typeof options.adminKey !== 'string' || options.adminKey.trim() === '')) {
+  if (
+    options.adminKey !== undefined &&
+    (typeof options.adminKey !== 'string' || options.adminKey === '' || /\s/.test(options.adminKey))
+  ) {
     throw new TypeError('adminKey must be a non-empty string without spaces; omit it to have one generated.');
   }
   if (options.random !== undefined && typeof options.random !== 'function') {

@@ -38,6 +38,13 @@ describe('seeds', () => {
     expect(createMockBackend({ adminKey: 'my-admin-key' }).adminKey).toBe('my-admin-key');
   });
 
+  it('rejects an admin key that is empty or holds spaces, without echoing it', () => {
+    for (const adminKey of ['', 'two words', 'tab\tkey']) {
+      expect(() => createMockBackend({ adminKey })).toThrow(/adminKey must be a non-empty string without spaces/);
+    }
+    expect(() => createMockBackend({ adminKey: 'secret value' })).not.toThrow(/secret value/);
+  });
+
   it('rejects a seed name it does not know', () => {
     expect(() => createMockBackend({ seed: 'full' as 'demo' })).toThrow(/seed must be 'empty' or 'demo'/);
   });
