@@ -52,16 +52,31 @@ describe('retry schedule', () => {
     expect(gateway.deadLetters.list()).toHaveLength(0);
   });
 
-  it('adds seeded jitter to each wait when jitterMs is set', async () => {
+  it('adds seeded jitter below jitterMs to each wait, the same for the same seed', async () => {
     receiver = await startReceiver(() => ({ status: 500 }));
-    const { gateway } = manualGateway({ jitterMs: 1_000 });
-    gateway.routing.setTenant('default', { url: receiver.url });
-    const device = gateway.devices.add();
-    gateway.simulate.message({ device_id: device.id, sender: '15551234567' });
-    await gateway.drain();
-    const [first] = gateway.attempts();
-    const wait = first!.nextAttemptAt! - first!.startedAt;
-    expect(wait).toBeGreaterThanOrEqual(3_000);
-    expect(wait).toBeLessThan(4_000);
+    /** The five retry waits of one failing event on a fresh gateway (seeded with the same default seed). */
+    const waits = async () => {
+      const { gateway, clock } = manualGateway({ jitterMs: 1_000 });
+      gateway.routing.setTenant('default', { url: receiver.url });
+      const device = gateway.devices.add();
+      gateway.simulate.message({ device_id: device.id, sender: '15551234567' });
+      await gateway.drain();
+      for (let retry = 0; retry < 5; retry++) {
+        await clock.advanceTo(gateway.attempts().at(-1)!.nextAttemptAt!);
+        await gateway.drain();
+      }
+      const attempts = gateway.attempts();
+      expect(attempts).toHaveLength(6);
+      return attempts.slice(0, 5).map((a) => a.nextAttemptAt! - (a.startedAt + a.durationMs));
+    };
+    const first = await waits();
+    const jitter = first.map((wait, i) => wait - [3_000, 6_000, 12_000, 24_000, 48_000][i]!);
+    for (const j of jitter) {
+      expect(j).toBeGreaterThanOrEqual(0);
+      expect(j).toBeLessThan(1_000);
+    }
+    // Jitter is really added: five draws of a seeded generator are not all zero.
+    expect(jitter.some((j) => j > 0)).toBe(true);
+    expect(await waits()).toEqual(first);
   });
 });
