@@ -42,7 +42,15 @@ describe('seeds', () => {
     for (const adminKey of ['', 'two words', 'tab\tkey']) {
       expect(() => createMockBackend({ adminKey })).toThrow(/adminKey must be a non-empty string without spaces/);
     }
-    expect(() => createMockBackend({ adminKey: 'secret value' })).not.toThrow(/secret value/);
+    let refusal: unknown;
+    try {
+      createMockBackend({ adminKey: 'secret value' });
+    } catch (error) {
+      refusal = error;
+    }
+    expect(refusal).toBeInstanceOf(TypeError);
+    expect(String((refusal as Error).message)).toMatch(/adminKey must be/);
+    expect(String((refusal as Error).message)).not.toContain('secret value');
   });
 
   it('rejects a seed name it does not know', () => {
