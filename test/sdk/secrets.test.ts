@@ -1,7 +1,7 @@
 import { inspect } from 'node:util';
-import { Linkgate, type Logger } from 'linkgate';
+import { Linkgate, LinkgateError, type Logger } from 'linkgate';
 import { HttpResponse, http } from 'msw';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { BASE_URL, rejectionOf, settle, useMockApi } from './harness.js';
 
 /** Every way an object commonly ends up in a log. */
@@ -105,15 +105,37 @@ describe('the API key never leaks', () => {
     for (const line of lines) expect(line).not.toContain(ctx.backend.adminKey);
   });
 
-  it('is not printed by the browser-guard or missing-URL messages', () => {
+  it('is not printed by the browser-guard, missing-URL or bad-URL messages', () => {
     const key = 'k-0123456789abcdef';
-    const error = (() => {
+    const refusal = (make: () => unknown): unknown => {
       try {
-        new Linkgate({ apiKey: key, baseUrl: 'not a url' });
+        make();
       } catch (e) {
         return e;
       }
-    })();
-    for (const text of renderings(error)) expect(text).not.toContain(key);
+      throw new Error('expected the constructor to refuse');
+    };
+    vi.stubEnv('LINKGATE_BASE_URL', '');
+    vi.stubGlobal('window', {});
+    vi.stubGlobal('document', {});
+    try {
+      const errors = [
+        refusal(() => new Linkgate({ apiKey: key, baseUrl: 'https://links.example.com' })),
+        refusal(() => new Linkgate({ apiKey: key, baseUrl: 'not a url', dangerouslyAllowBrowser: true })),
+        refusal(() => new Linkgate({ apiKey: key, dangerouslyAllowBrowser: true })),
+      ];
+      expect(errors.map((e) => (e as Error).message)).toEqual([
+        expect.stringMatching(/browser-like environment/),
+        expect.stringMatching(/baseUrl/),
+        expect.stringMatching(/no base URL/),
+      ]);
+      for (const error of errors) {
+        expect(error).toBeInstanceOf(LinkgateError);
+        for (const text of renderings(error)) expect(text).not.toContain(key);
+      }
+    } finally {
+      vi.unstubAllGlobals();
+      vi.unstubAllEnvs();
+    }
   });
 });
