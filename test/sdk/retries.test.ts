@@ -75,6 +75,18 @@ describe('retries with back-off', () => {
     const outcome = await settle(ctx.clock, Promise.resolve(ctx.client().account.get()));
     expect((outcome as { error: unknown }).error).toBeInstanceOf(NotFoundError);
     expect(times).toHaveLength(1);
+
+    // The mock's own `error: 1` answer (HTTP 200) to a PUT, a method that is retried after 5xx.
+    let updates = 0;
+    ctx.server.events.on('request:start', ({ request }) => {
+      if (request.method === 'PUT') updates++;
+    });
+    const refused = await settle(
+      ctx.clock,
+      Promise.resolve(ctx.client().domains.update(999, { redirectroot: 'https://example.com' })),
+    );
+    expect((refused as { error: unknown }).error).toMatchObject({ status: 200, body: { error: 1 } });
+    expect(updates).toBe(1);
   });
 
   it('honours maxRetries: 0 per call', async () => {

@@ -12,6 +12,7 @@ describe('client.users', () => {
     expect((await client.users.list()).map((u) => u.username).sort()).toEqual(['admin', 'alice', 'bobby']);
     expect((await client.users.list({ filter: 'pro' })).map((u) => u.username)).toEqual(['alice']);
     expect((await client.users.list({ filter: 'admin' })).map((u) => u.username)).toEqual(['admin']);
+    expect((await client.users.list({ filter: 'free' })).map((u) => u.username).sort()).toEqual(['admin', 'bobby']);
   });
 
   it('get() reads one user including plan id and API key', async () => {
