@@ -114,12 +114,24 @@ describe('the /__mock/ control API over HTTP', () => {
       body: { deliveryId: id },
     });
     await call('POST', '/__mock/drain');
+    // The sixth failure left the circuit open: the replay goes out as its probe 30 s later, and is answered 200.
+    const before = rx.received.length;
+    await call('POST', '/__mock/clock/advance', { ms: 30_000 });
+    await call('POST', '/__mock/drain');
+    expect(rx.received).toHaveLength(before + 1);
     expect(rx.received.at(-1)!.headers['x-service-delivery-id']).toBe(id);
+    expect((await call('GET', '/__mock/dead-letters')).body.items).toEqual([]);
     expect(await call('POST', '/__mock/dead-letters/NOPE/replay')).toMatchObject({
       status: 404,
       body: { field: 'deliveryId' },
     });
-    expect((await call('DELETE', '/__mock/dead-letters')).body).toEqual({ purged: 0 });
+    // A delivery the receiver refuses with 400 is dead-lettered at once; purge empties the queue.
+    rx.answer(() => ({ status: 400 }));
+    await call('POST', '/__mock/simulate/status', { device_id: 'dev_1', status: 'ONLINE' });
+    await call('POST', '/__mock/drain');
+    expect((await call('GET', '/__mock/dead-letters')).body.items).toHaveLength(1);
+    expect((await call('DELETE', '/__mock/dead-letters')).body).toEqual({ purged: 1 });
+    expect((await call('GET', '/__mock/dead-letters')).body.items).toEqual([]);
   });
 
   it('creates, regenerates and revokes messaging keys that the /api/v1 API honours', async () => {
