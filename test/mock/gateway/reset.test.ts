@@ -1,14 +1,24 @@
 import { createMockBackend, ManualClock } from 'linkgate/mock';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type Receiver, startReceiver } from './support/receiver.js';
 
 describe('backend.reset() and the gateway', () => {
+  let rx: Receiver;
+  afterEach(() => rx?.close());
+
   it('forgets endpoints, devices, created keys, dead letters and pending receipts, and keeps the seeded key', async () => {
     const clock = new ManualClock();
     const KEY = 'gw_live_Seeded0123456789abcdefghijkl';
     const backend = createMockBackend({ clock, gateway: { messagingKey: KEY } });
     const gw = backend.gateway;
-    gw.routing.setTenant('default', { url: 'https://hooks.example.com/x' });
+    // A receiver that refuses with 400, so the one inbound message is dead-lettered at once.
+    rx = await startReceiver(() => ({ status: 400 }));
+    gw.routing.setTenant('default', { url: rx.url });
     const device = gw.devices.add();
+    gw.simulate.message({ device_id: device.id, sender: '15551234567' });
+    await gw.drain();
+    expect(gw.deadLetters.list()).toHaveLength(1);
+    expect(gw.attempts()).toHaveLength(1);
     const extra = gw.keys.create({ label: 'extra' });
     gw.messages.send('default', { device_id: device.id, phone: '15551234567', message: 'hi' });
     const pendingBefore = clock.pending;
@@ -20,5 +30,6 @@ describe('backend.reset() and the gateway', () => {
     expect(gw.keys.authenticate(`Bearer ${extra.key}`)).toBeNull();
     expect(gw.keys.authenticate(`Bearer ${KEY}`)).not.toBeNull();
     expect(gw.attempts()).toEqual([]);
+    expect(gw.deadLetters.list()).toEqual([]);
   });
 });
