@@ -59,12 +59,14 @@ describe('dead-letter queue', () => {
     receiver.answer(() => ({ status: 200 }));
     expect(gateway.engine.replay(first!.deliveryId)).toEqual({ deliveryId: first!.deliveryId, url: receiver.url });
     await gateway.drain();
+    expect(receiver.received).toHaveLength(4);
     expect(receiver.received.at(-1)!.headers['x-service-delivery-id']).toBe(first!.deliveryId);
     expect(receiver.received.at(-1)!.body).toBe(first!.body);
     expect(gateway.deadLetters.list()).toHaveLength(2);
     expect(gateway.engine.replayAll()).toEqual({ replayed: 2, skipped: 0 });
     await gateway.drain();
     expect(gateway.deadLetters.list()).toHaveLength(0);
+    expect(receiver.received).toHaveLength(6);
     expect(
       receiver.received
         .slice(-2)
