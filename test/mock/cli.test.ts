@@ -21,7 +21,8 @@ function cli(args: string[]) {
   child.stderr.on('data', (d) => {
     stderr += d;
   });
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  // 'close', not 'exit': it comes after stdout and stderr are read to the end, so out() and err() are complete.
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
   const printed = (pattern: RegExp) =>
     new Promise<RegExpExecArray>((resolve, reject) => {
       const check = () => {
