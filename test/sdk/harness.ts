@@ -35,6 +35,8 @@ export function useMockApi(options: () => MockBackendOptions = () => ({})): SdkT
   beforeAll(() => server.listen({ onUnhandledFrame: 'error' }));
   afterAll(() => server.close());
   beforeEach(() => {
+    // Listeners a previous test added (request counters, answer recorders) must not see this test's traffic.
+    server.events.removeAllListeners();
     ctx.clock = new ManualClock();
     ctx.backend = createMockBackend({ clock: ctx.clock, ...options() });
     server.resetHandlers(...ctx.backend.handlers);
