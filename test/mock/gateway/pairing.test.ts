@@ -84,6 +84,9 @@ describe('pairing flow', () => {
       ['device.status', 'ONLINE'],
     ]);
     expect(gateway.devices.get(device.id)!.status).toBe('ONLINE');
+    expect(
+      gateway.messages.send('default', { device_id: device.id, phone: '15551234567', message: 'hi' }),
+    ).toMatchObject({ device_id: device.id, status: 'queued' });
     expect(() => gateway.simulate.pairing.scan({ device_id: device.id })).toThrow(/no pairing in progress/);
   });
 });
