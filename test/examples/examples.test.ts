@@ -1,4 +1,6 @@
 // Runs every example's main() against the reference mock over HTTP, so the examples cannot rot.
+
+import { PermissionDeniedError } from 'linkgate';
 import {
   type BackendCore,
   createMockBackend,
@@ -110,7 +112,7 @@ describe('examples/admin-users.ts', () => {
     const lines: string[] = [];
     await expect(
       adminUsers({ apiKey: userKey(server.backend, 'alice'), baseUrl: server.url, log: (l) => lines.push(l) }),
-    ).rejects.toThrow();
+    ).rejects.toBeInstanceOf(PermissionDeniedError);
     expect(lines).toContain('this key is not an admin key: plans and users need one');
   });
 });
