@@ -5,13 +5,17 @@ import { describe, expect, it } from 'vitest';
 
 const secret = `whsec_live_${'0'.repeat(32)}`;
 
-/** The guide's set-up: a receiver that fails while `state.failing`, and a mock gateway delivering to it in-process. */
-function setUp() {
+/**
+ * The guide's set-up: a receiver that fails while `state.failing`, and a mock gateway delivering to it in-process.
+ * `dedupe` gives the receiver an in-memory dedupe store, as the guide's "correct receiver" has.
+ */
+function setUp({ dedupe = false }: { dedupe?: boolean } = {}) {
   const clock = new ManualClock();
   const state = { failing: true, handled: [] as string[] };
   const receiver = createWebhookHandler({
     secret,
     clock, // the gateway stamps X-Service-Timestamp from the manual clock: check it against the same clock
+    dedupe,
     on: {
       'message.received': (event) => {
         if (state.failing) throw new Error('database down');
@@ -95,5 +99,30 @@ describe('docs/guides/gateway-simulator.md', () => {
     const ids = gateway.attempts().map((a) => a.deliveryId);
     expect(ids).toHaveLength(2);
     expect(new Set(ids).size).toBe(1);
+  });
+
+  it('has a receiver with dedupe handle an armed duplicate once, and refuse a wrong secret or a stale timestamp with 401, which the gateway dead-letters as rejected', async () => {
+    const { state, gateway, send } = setUp({ dedupe: true });
+    state.failing = false;
+    gateway.faults.next({ duplicate: true });
+    send('twice');
+    await gateway.drain();
+    expect(state.handled).toHaveLength(1);
+    expect(gateway.attempts().map((a) => a.response?.status)).toEqual([200, 200]);
+
+    gateway.faults.next({ wrongSecret: true }, 3);
+    gateway.faults.next({ staleTimestamp: true });
+    for (let i = 0; i < 4; i++) send(`forged ${i}`);
+    await gateway.drain();
+    const forged = gateway.attempts().slice(2);
+    expect(forged.map((a) => [a.outcome, a.response?.status])).toEqual(Array(4).fill(['rejected', 401]));
+    expect(forged.map((a) => JSON.parse(a.response!.body).code).sort()).toEqual([
+      'secret_mismatch',
+      'secret_mismatch',
+      'secret_mismatch',
+      'stale_timestamp',
+    ]);
+    expect(gateway.deadLetters.list().map((d) => d.reason)).toEqual(Array(4).fill('rejected'));
+    expect(state.handled).toHaveLength(1);
   });
 });
