@@ -12,7 +12,7 @@ export type MediaVerdict =
   | {
       ok: false;
       /** Which rule failed. */
-      code: 'unsupported_type' | 'too_large' | 'invalid_size';
+      code: 'no_media' | 'unsupported_type' | 'too_large' | 'invalid_size';
       /** The rule in words. */
       reason: string;
     };
@@ -25,7 +25,11 @@ export type MediaVerdict =
  * const verdict = isMediaAcceptable(event.data.media);
  * if (!verdict.ok) console.warn(verdict.reason);
  */
-export function isMediaAcceptable(media: Pick<Media, 'mime_type' | 'file_size'>): MediaVerdict {
+export function isMediaAcceptable(media: Pick<Media, 'mime_type' | 'file_size'> | undefined): MediaVerdict {
+  // `message.received` carries `media` only when there is one, so an absent attachment gets a verdict, not a TypeError.
+  if (typeof media !== 'object' || media === null) {
+    return { ok: false, code: 'no_media', reason: 'There is no attachment: media is absent (has_media is false).' };
+  }
   // "image/JPEG; name=x.jpg" is still a JPEG: compare the bare type, case-insensitively.
   const mime = String(media.mime_type ?? '')
     .split(';')[0]!

@@ -5,17 +5,16 @@ const PREFIX = 'data:image/png;base64,';
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 
 /**
- * The PNG bytes of a `device.qr` frame's `qr_image_url` (a base64 data URI), checked to be a PNG. Uses `atob`, so it
- * runs on every runtime.
+ * The PNG bytes of a `device.qr` frame's `qr_image_url` (a base64 data URI), checked to be a PNG. Takes the event, its
+ * `data`, or the data URI itself. Uses `atob`, so it runs on every runtime.
  *
  * @throws {WebhookVerificationError} `invalid_payload` when the data URI is not base64 PNG.
  * @example
  * const png = decodeQrImage(event);
  * await writeFile('pairing.png', png);
  */
-export function decodeQrImage(event: Pick<DeviceQrEvent, 'data'> | DeviceQrEvent['data']): Uint8Array {
-  const data = ('qr_image_url' in event ? event : event.data) as { qr_image_url?: unknown } | undefined;
-  const uri = data?.qr_image_url;
+export function decodeQrImage(event: Pick<DeviceQrEvent, 'data'> | DeviceQrEvent['data'] | string): Uint8Array {
+  const uri = typeof event === 'string' ? event : qrImageUrlOf(event);
   if (typeof uri !== 'string' || !uri.startsWith(PREFIX)) {
     throw qrError(`qr_image_url must be a data URI starting with ${PREFIX}`);
   }
@@ -31,6 +30,13 @@ export function decodeQrImage(event: Pick<DeviceQrEvent, 'data'> | DeviceQrEvent
     throw qrError('qr_image_url does not hold a PNG image (the PNG signature is missing)');
   }
   return bytes;
+}
+
+/** `qr_image_url` of an event or its data; undefined for anything else, which the caller reports as unusable. */
+function qrImageUrlOf(input: unknown): unknown {
+  if (typeof input !== 'object' || input === null) return undefined;
+  const data = 'qr_image_url' in input ? input : (input as { data?: unknown }).data;
+  return typeof data === 'object' && data !== null ? (data as { qr_image_url?: unknown }).qr_image_url : undefined;
 }
 
 function qrError(rule: string): WebhookVerificationError {

@@ -1,3 +1,4 @@
+import type { Clock } from '../core/clock.js';
 import type { EventMap, EventName, WebhookEvent } from '../schemas/events.js';
 import { deliveryHeaders } from './delivery-headers.js';
 
@@ -24,9 +25,15 @@ export interface TestDeliveryCommon {
   deviceId?: string;
   /**
    * Unix seconds of the attempt, for `X-Service-Timestamp` (and the envelope of a named event).
-   * @default the current time
+   * @default the current time of `clock`
    */
   timestamp?: number;
+  /**
+   * Where the default timestamp comes from: pass the receiver's clock (e.g. a `ManualClock`) so its freshness check
+   * accepts the delivery.
+   * @default the system clock
+   */
+  clock?: Pick<Clock, 'now'>;
   /**
    * The delivery id.
    * @default a fresh `crypto.randomUUID()` (the gateway sends ULIDs; receivers must treat the id as opaque, and this
@@ -73,7 +80,7 @@ export interface TestDelivery {
  * const response = await handler(delivery.request);
  */
 export function createTestDelivery(options: TestDeliveryOptions): TestDelivery {
-  const timestamp = options.timestamp ?? Math.floor(Date.now() / 1000);
+  const timestamp = options.timestamp ?? Math.floor((options.clock?.now() ?? Date.now()) / 1000);
   const named = typeof options.event === 'string';
   const deviceId =
     options.deviceId ?? (named ? 'device-1' : ((options.event as TestEventObject).device_id ?? 'device-1'));

@@ -26,6 +26,10 @@ describe('isMediaAcceptable applies the spec media rules', () => {
     });
   });
 
+  it('answers a message without an attachment with a no_media verdict instead of throwing', () => {
+    expect(isMediaAcceptable(undefined)).toMatchObject({ ok: false, code: 'no_media' });
+  });
+
   it('refuses a size that is not a whole number of bytes', () => {
     expect(isMediaAcceptable({ mime_type: 'image/png', file_size: -1 })).toMatchObject({
       ok: false,

@@ -12,6 +12,17 @@ describe('decodeQrImage returns the PNG of a device.qr frame', () => {
     expect(decodeQrImage(event.data)).toEqual(png);
   });
 
+  it('decodes the data URI string itself too', async () => {
+    const event = await deviceQr();
+    expect(decodeQrImage(event.data.qr_image_url)).toEqual(decodeQrImage(event));
+  });
+
+  it('refuses input without a qr_image_url with a clear invalid_payload error, not a TypeError', () => {
+    for (const input of [null, 42, {}, { data: null }]) {
+      expect(() => decodeQrImage(input as never)).toThrow(/qr_image_url must be a data URI/);
+    }
+  });
+
   it('refuses base64 that is not a PNG', async () => {
     const event = await deviceQr();
     const jpeg = { ...event.data, qr_image_url: `data:image/png;base64,${btoa('\xff\xd8\xff\xe0 not a png')}` };

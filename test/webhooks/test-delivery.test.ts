@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { createTestDelivery, deliveryHeaders, verifyWebhook, WEBHOOK_USER_AGENT } from '../../src/webhooks/index.js';
+import {
+  createTestDelivery,
+  createWebhookHandler,
+  deliveryHeaders,
+  verifyWebhook,
+  WEBHOOK_USER_AGENT,
+} from '../../src/webhooks/index.js';
 import { clockAtNow, deviceStatus, NOW_S, TENANT_SECRET } from './fixtures.js';
 
 describe('createTestDelivery builds a delivery exactly as the gateway sends it', () => {
@@ -43,6 +49,14 @@ describe('createTestDelivery builds a delivery exactly as the gateway sends it',
     expect(first.deliveryId).toMatch(/^[0-9a-f-]{36}$/);
     expect(first.headers['X-Service-Delivery-ID']).toBe(first.deliveryId);
     expect(second.deliveryId).not.toBe(first.deliveryId);
+  });
+
+  it("stamps the delivery with the given clock's time, so a receiver on the same manual clock accepts it", async () => {
+    const clock = clockAtNow();
+    const delivery = createTestDelivery({ event: deviceStatus, secret: TENANT_SECRET, clock });
+    expect(delivery.headers['X-Service-Timestamp']).toBe(String(Math.floor(clock.now() / 1000)));
+    const handler = createWebhookHandler({ secret: TENANT_SECRET, clock, on: {} });
+    expect((await handler(delivery.request)).status).toBe(200);
   });
 
   it('gives a fresh Request on every read, so a delivery can be sent twice', async () => {
