@@ -9,6 +9,7 @@ import { MockRouter } from './router.js';
 import { seedStore } from './seed.js';
 import { MockStore, type StoreSnapshot } from './store.js';
 import type { MockRequest, MockResponse } from './types.js';
+import { type ProductionVariants, type ProductionVariantsOption, resolveVariants } from './variants.js';
 
 /** Options of a mock backend. */
 export interface MockBackendOptions<C extends Clock = Clock> {
@@ -30,6 +31,14 @@ export interface MockBackendOptions<C extends Clock = Clock> {
   random?: () => number;
   /** The messaging gateway: `messagingKey` to seed, `controlToken` of `/__mock/`, delivery `fetch`, `jitterMs`... */
   gateway?: GatewayOptions;
+  /**
+   * Behaviours of some production versions to reproduce (see {@link ProductionVariants}): `overlayCollection`,
+   * `stringIds`, `negativeRemaining`, as a list of names or an object of flags. An unknown name is a TypeError.
+   * @default none: the spec's behaviour
+   * @example
+   * createMockBackend({ variants: ['overlayCollection', 'stringIds'] });
+   */
+  variants?: ProductionVariantsOption;
 }
 
 /** {@link MockBackendOptions} with defaults filled in. */
@@ -46,6 +55,8 @@ export interface ResolvedMockBackendOptions {
   adminKey: string | undefined;
   /** See {@link MockBackendOptions.random}. */
   random: () => number;
+  /** See {@link MockBackendOptions.variants}; one flag per variant. */
+  variants: ProductionVariants;
 }
 
 /** The runtime-neutral mock backend: routes light requests to the route groups over one in-memory store. */
@@ -139,6 +150,7 @@ function resolveOptions(options: MockBackendOptions<Clock>): ResolvedMockBackend
     seed,
     adminKey: options.adminKey,
     random: options.random ?? Math.random,
+    variants: resolveVariants(options.variants),
   };
 }
 

@@ -6,6 +6,7 @@ import { type MockServer, startMockServer } from './adapters/node-server.js';
 import type { MockBackendOptions } from './backend.js';
 import { ManualClock } from './clock.js';
 import type { RateLimitOptions } from './rate-limit.js';
+import { PRODUCTION_VARIANT_NAMES, type ProductionVariantName } from './variants.js';
 
 const HELP = `Usage: linkgate mock [options]
 
@@ -26,6 +27,11 @@ Options:
   --clock <real|manual> manual: time moves only with POST /__mock/clock/advance,
                         so retries, circuits and rate windows are
                         deterministic in tests in any language          (default real)
+  --variant <names>     reproduce behaviours of some production versions,
+                        comma-separated: overlayCollection (overlays under
+                        "overlay", not "cta"), stringIds (new domain/pixel ids
+                        as "12"), negativeRemaining (X-RateLimit-Remaining: -1
+                        when over the limit); repeatable                (default none)
   -h, --help            show this help
 
 Stop with Ctrl+C (SIGINT) or SIGTERM.
@@ -42,6 +48,7 @@ const FLAGS = {
   'messaging-key': { type: 'string' },
   'control-token': { type: 'string' },
   clock: { type: 'string' },
+  variant: { type: 'string', multiple: true },
 } as const;
 
 type Flags = ReturnType<typeof parseArgs<{ options: typeof FLAGS; allowPositionals: true; strict: true }>>['values'];
@@ -122,7 +129,22 @@ function serverOptions(values: Flags): MockBackendOptions & { port: number; host
     throw new UsageError(`--clock must be "real" or "manual"; got "${clock}".`);
   // A manual clock starts at the real time so records carry plausible dates.
   if (clock === 'manual') options.clock = new ManualClock(Date.now());
+  const variants = parseVariants(values.variant);
+  if (variants.length > 0) options.variants = variants;
   return options;
+}
+
+/** `--variant a,b --variant c` as a list of variant names, or a UsageError naming the unknown one. */
+function parseVariants(values: string[] | undefined): ProductionVariantName[] {
+  const names = (values ?? []).flatMap((value) => value.split(',')).map((name) => name.trim());
+  for (const name of names) {
+    if (!(PRODUCTION_VARIANT_NAMES as readonly string[]).includes(name)) {
+      throw new UsageError(
+        `--variant ${name === '' ? 'got an empty name' : `"${name}" is not a known variant`}; the variants are ${PRODUCTION_VARIANT_NAMES.join(', ')}.`,
+      );
+    }
+  }
+  return [...new Set(names)] as ProductionVariantName[];
 }
 
 function parsePort(value: string | undefined): number {
@@ -172,9 +194,11 @@ function printBanner(server: MockServer, options: MockBackendOptions): void {
   const users = [...server.backend.store.users.values()];
   const width = Math.max(8, ...users.map((u) => u.username.length));
   const limit = options.rateLimit === false ? 'off' : describeLimit(server.backend.options.rateLimit);
+  const variants = PRODUCTION_VARIANT_NAMES.filter((name) => server.backend.options.variants[name]);
   const lines = [
     `linkgate mock listening on ${server.url}`,
     `  seed: ${options.seed}, rate limit: ${limit}, clock: ${options.clock ? 'manual (POST /__mock/clock/advance)' : 'real'}`,
+    ...(variants.length > 0 ? [`  production variants: ${variants.join(', ')}`] : []),
     '',
     `  API keys (send as "Authorization: Bearer <key>"):`,
     ...users.map((u) => `    ${u.username.padEnd(width)}  ${u.apikey}${u.admin ? '  (admin)' : ''}`),

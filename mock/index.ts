@@ -83,3 +83,9 @@ export type {
   UserRow,
 } from './store.js';
 export type { MockRequest, MockResponse } from './types.js';
+export {
+  PRODUCTION_VARIANT_NAMES,
+  type ProductionVariantName,
+  type ProductionVariants,
+  type ProductionVariantsOption,
+} from './variants.js';

@@ -142,7 +142,10 @@ function componentSchemas(): Record<string, Json> {
 
 const RATE_HEADERS = {
   'X-RateLimit-Limit': { description: 'Requests allowed per window (30).', schema: { type: 'integer' } },
-  'X-RateLimit-Remaining': { description: 'Requests left in this window, never below 0.', schema: { type: 'integer' } },
+  'X-RateLimit-Remaining': {
+    description: 'Requests left in this window, never below 0 (older production versions sent -1 when over the limit).',
+    schema: { type: 'integer' },
+  },
   'X-RateLimit-Reset': { description: 'Unix time in seconds when the window ends.', schema: { type: 'integer' } },
 };
 

@@ -1,5 +1,6 @@
 import { DomainCreate, DomainUpdate } from '../../src/schemas/domain.js';
 import { RequestRejection, success } from '../responses.js';
+import { createdId } from './created-id.js';
 import type { ManagementRoute } from './group.js';
 import { ownedDeleteRoute, ownedListRoute } from './owned-routes.js';
 import { ownRow, toDomain } from './records.js';
@@ -43,7 +44,7 @@ export const domainRoutes: ManagementRoute[] = [
         redirectroot: body.redirectroot ?? '',
         redirect404: body.redirect404 ?? '',
       });
-      return success({ id: row.id });
+      return success({ id: createdId(core, row.id) });
     },
   },
   {

@@ -59,8 +59,12 @@ export function managementGroup(core: BackendCore): RouteGroup<ManagementContext
       if (!limiter) return { ok: true, context: { core, user } };
       const decision = limiter.take(user.apikey);
       const headers = rateLimitHeaders(decision);
-      // Production answers the over-limit case on HTTP 200 with error 429 in the body.
-      if (!decision.allowed) return { ok: false, response: json(200, tooManyRequestsBody(decision)), headers };
+      if (!decision.allowed) {
+        // Older production versions did not clamp Remaining at 0 on the over-limit answer.
+        if (core.options.variants.negativeRemaining) headers['X-RateLimit-Remaining'] = '-1';
+        // Production answers the over-limit case on HTTP 200 with error 429 in the body.
+        return { ok: false, response: json(200, tooManyRequestsBody(decision)), headers };
+      }
       return { ok: true, context: { core, user }, headers };
     },
   };

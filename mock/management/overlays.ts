@@ -2,7 +2,15 @@ import type { ManagementRoute } from './group.js';
 import { ownedListRoute } from './owned-routes.js';
 import { toOverlay } from './records.js';
 
-/** `GET /api/overlay`: the caller's call-to-action overlays, paged under the spec's collection name `cta`. */
+/**
+ * `GET /api/overlay`: the caller's call-to-action overlays, paged under the spec's collection name `cta`, or under
+ * `overlay` with the `overlayCollection` variant (one production version).
+ */
 export const overlayRoutes: ManagementRoute[] = [
-  ownedListRoute({ path: '/api/overlay', collection: 'cta', table: 'overlays', record: toOverlay }),
+  ownedListRoute({
+    path: '/api/overlay',
+    collection: (core) => (core.options.variants.overlayCollection ? 'overlay' : 'cta'),
+    table: 'overlays',
+    record: toOverlay,
+  }),
 ];

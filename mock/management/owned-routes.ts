@@ -23,8 +23,8 @@ export type OwnedTable = keyof OwnedRows;
 export interface OwnedListSpec<K extends OwnedTable> {
   /** The endpoint, e.g. `/api/domains`. */
   path: string;
-  /** The key the page's items go under in `data` (the spec's name, e.g. `cta` for overlays). */
-  collection: string;
+  /** The key the page's items go under in `data` (the spec's name), or a function choosing it per backend (variants). */
+  collection: string | ((core: BackendCore) => string);
   /** The table listed. */
   table: K;
   /** The record one row is answered as. */
@@ -38,9 +38,10 @@ export function ownedListRoute<K extends OwnedTable>(spec: OwnedListSpec<K>): Ma
     path: spec.path,
     handle: ({ req, context }) => {
       const rows = ownedBy(context.core.store[spec.table] as Map<number, OwnedRows[K]>, context.user.id);
+      const { core } = context;
       return pagedResponse(
-        spec.collection,
-        rows.map((row) => spec.record(row, context.core, req)),
+        typeof spec.collection === 'string' ? spec.collection : spec.collection(core),
+        rows.map((row) => spec.record(row, core, req)),
         readPageRequest(req.query),
       );
     },

@@ -1,6 +1,7 @@
 import { PixelCreate, type PixelType, PixelUpdate } from '../../src/schemas/pixel.js';
 import { RequestRejection, success } from '../responses.js';
 import type { PixelRow, UserRow } from '../store.js';
+import { createdId } from './created-id.js';
 import type { ManagementRoute } from './group.js';
 import { ownedDeleteRoute, ownedListRoute } from './owned-routes.js';
 import { ownedBy, ownRow, toPixel } from './records.js';
@@ -66,7 +67,7 @@ export const pixelRoutes: ManagementRoute[] = [
       });
       checkTag(body.type, body.tag, user, core.store.pixels);
       const row = core.store.addPixel(user.id, body);
-      return success({ id: row.id });
+      return success({ id: createdId(core, row.id) });
     },
   },
   {

@@ -84,6 +84,60 @@ describe('linkgate mock', () => {
     expect(await run.exited).toBe(0);
   });
 
+  it('reproduces the production variants named by --variant (comma-separated, repeatable)', async () => {
+    const run = cli([
+      'mock',
+      '--port',
+      '0',
+      '--seed',
+      'demo',
+      '--admin-key',
+      'k-variant',
+      '--variant',
+      'overlayCollection,stringIds',
+      '--variant',
+      'negativeRemaining',
+      '--rate-limit',
+      '1/60s',
+    ]);
+    const [, url] = await run.printed(/listening on (\S+)/);
+    await run.printed(/Stop with Ctrl\+C/);
+    expect(run.out()).toContain('production variants: overlayCollection, stringIds, negativeRemaining');
+    const headers = { authorization: 'Bearer k-variant', 'content-type': 'application/json' };
+    const created = await fetch(`${url}/api/domain/add`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ domain: 'https://cli-variant.example' }),
+    });
+    expect((await created.json()).id).toEqual(expect.stringMatching(/^\d+$/));
+    const limited = await fetch(`${url}/api/overlay`, { headers });
+    expect((await limited.json()).error).toBe(429);
+    expect(limited.headers.get('x-ratelimit-remaining')).toBe('-1');
+    run.child.kill('SIGTERM');
+    expect(await run.exited).toBe(0);
+  });
+
+  it('answers GET /api/overlay under "overlay" with --variant overlayCollection', async () => {
+    const run = cli([
+      'mock',
+      '--port',
+      '0',
+      '--seed',
+      'demo',
+      '--admin-key',
+      'k-overlay',
+      '--variant',
+      'overlayCollection',
+    ]);
+    const [, url] = await run.printed(/listening on (\S+)/);
+    const res = await fetch(`${url}/api/overlay`, { headers: { authorization: 'Bearer k-overlay' } });
+    const body = await res.json();
+    expect(body.data).toHaveProperty('overlay');
+    expect(body.data).not.toHaveProperty('cta');
+    run.child.kill('SIGTERM');
+    expect(await run.exited).toBe(0);
+  });
+
   it('rejects an unknown flag with exit code 2, naming it, without a stack trace', async () => {
     const run = cli(['mock', '--prot', '4010']);
     expect(await run.exited).toBe(2);
@@ -97,6 +151,11 @@ describe('linkgate mock', () => {
       [['mock', '--port', '70000'], '--port must be a whole number from 0 to 65535'],
       [['mock', '--rate-limit', '30/min'], '--rate-limit must be <requests>/<seconds>s'],
       [['mock', '--clock', 'fake'], '--clock must be "real" or "manual"'],
+      [
+        ['mock', '--variant', 'stringIds,overlays'],
+        '--variant "overlays" is not a known variant; the variants are overlayCollection, stringIds, negativeRemaining.',
+      ],
+      [['mock', '--variant', ''], '--variant got an empty name; the variants are overlayCollection'],
     ] as const;
     for (const [args, message] of bad) {
       const run = cli([...args]);
@@ -122,5 +181,6 @@ describe('linkgate mock', () => {
     const run = cli(['mock', '--help']);
     expect(await run.exited).toBe(0);
     expect(run.out()).toContain('Usage: linkgate mock');
+    expect(run.out()).toContain('--variant <names>');
   });
 });
