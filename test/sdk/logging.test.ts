@@ -30,10 +30,8 @@ describe('logging', () => {
   });
 
   it('prints one warn line per retry', async () => {
-    let n = 0;
-    ctx.server.use(
-      http.get(`${BASE_URL}/api/account`, () => (++n === 1 ? HttpResponse.json({}, { status: 503 }) : undefined)),
-    );
+    // The mock never answers 5xx: one 503 is overridden; the retry reaches the mock.
+    ctx.server.use(http.get(`${BASE_URL}/api/account`, () => HttpResponse.json({}, { status: 503 }), { once: true }));
     const { logger, lines } = capture();
     await settle(ctx.clock, Promise.resolve(ctx.client({ logger, random: () => 0 }).account.get()));
     expect(lines.warn).toEqual(['GET /api/account failed (HTTP 503); retry 1 of 2 in 500 ms']);

@@ -82,6 +82,7 @@ describe('pagination', () => {
   it('resumes after a failed page from the page number the error carries', async () => {
     addDomains(50);
     // One request fails at the network level: the first ask for page 3 (production can drop connections).
+    // Not `once`: a once handler would be spent on page 1 (msw marks it used on any match); this one drops page 3 only.
     let failed = false;
     ctx.server.use(
       http.get(`${BASE_URL}/api/domains`, ({ request }) => {
@@ -124,7 +125,9 @@ describe('pagination', () => {
 
   it('ends iteration even when a misbehaving server keeps announcing a next page', async () => {
     addDomains(3);
-    // A broken server that ignores `page` and always claims there is more.
+    const requests = countRequests();
+    // A broken server that ignores `page` and always claims there is more; the mock's paging is always consistent.
+    // Not `once`: the point is page 1 answered again when page 2 is asked.
     ctx.server.use(
       http.get(`${BASE_URL}/api/domains`, () =>
         HttpResponse.json({
@@ -143,18 +146,26 @@ describe('pagination', () => {
     const pages: Page<Domain>[] = [];
     for await (const page of client().domains.list().pages()) pages.push(page);
     expect(pages).toHaveLength(1);
+    // Page 2 was asked once, came back as page 1 again, and the client stopped there.
+    expect(requests).toEqual([null, '2']);
   });
 
   it('ends iteration at an empty page even when nextpage is set', async () => {
+    const requests = countRequests();
+    // Inconsistent paging numbers (an empty page that announces more) are a server bug the mock does not copy.
     ctx.server.use(
-      http.get(`${BASE_URL}/api/domains`, () =>
-        HttpResponse.json({
-          error: '0',
-          data: { result: 0, perpage: 15, currentpage: 1, nextpage: 2, maxpage: 5, domains: [] },
-        }),
+      http.get(
+        `${BASE_URL}/api/domains`,
+        () =>
+          HttpResponse.json({
+            error: '0',
+            data: { result: 0, perpage: 15, currentpage: 1, nextpage: 2, maxpage: 5, domains: [] },
+          }),
+        { once: true },
       ),
     );
     expect(await client().domains.list().toArray()).toEqual([]);
+    expect(requests).toHaveLength(1);
   });
 
   it('stops at currentpage >= maxpage even when nextpage is set', async () => {

@@ -9,6 +9,8 @@ describe('retries with back-off', () => {
   /** Makes the first `failures` requests to `path` fail with `answer`; later ones reach the mock. Returns attempt times. */
   function failFirst(method: 'get' | 'post' | 'put', path: string, failures: number, answer: () => Response) {
     const times: number[] = [];
+    // Not `once`: the mock never answers 5xx/408 or drops connections, and several attempts in a row must fail
+    // (and be timed) before later ones fall through to the mock.
     ctx.server.use(
       http[method](`${BASE_URL}${path}`, () => {
         times.push(ctx.clock.now());
