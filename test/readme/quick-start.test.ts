@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createMockBackend } from '../../mock/index.js';
-import { Linkgate, NotFoundError } from '../../src/index.js';
+import { Linkgate, MessagingClient, NotFoundError } from '../../src/index.js';
 import { createTestDelivery, createWebhookHandler, toNodeHandler } from '../../src/webhooks/index.js';
 
 const secret = `whsec_live_${'ab'.repeat(16)}`;
@@ -40,6 +40,26 @@ describe('README quick start 2: test your app against the mock', () => {
     expect(seen).toEqual(['https://go.example.com']);
     expect(id).toBeGreaterThan(0);
     await expect(client.qr.get(12345)).rejects.toBeInstanceOf(NotFoundError);
+  });
+});
+
+describe('README quick start 1: the messaging client', () => {
+  const key = `gw_live_${'R'.repeat(32)}`;
+  const backend = createMockBackend({ gateway: { messagingKey: key } });
+  const server = setupServer(...backend.handlers);
+  beforeAll(() => server.listen());
+  afterAll(() => server.close());
+
+  it('sends a message through the first online device', async () => {
+    backend.gateway.devices.add({ status: 'ONLINE' });
+    const messaging = new MessagingClient({ apiKey: key, baseUrl: 'https://gateway.example.com' });
+    const sent = await messaging.messages.send({
+      device_id: 'auto',
+      phone: '15551234567',
+      message: 'Your order has shipped',
+    });
+    expect(sent.success).toBe(true);
+    expect(sent.data?.message_id).toBeTruthy();
   });
 });
 
