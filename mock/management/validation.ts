@@ -1,5 +1,5 @@
 import type * as z from 'zod/mini';
-import { expandUnion } from '../../src/core/validation.js';
+import { expandUnion, valueAt } from '../../src/core/validation.js';
 import { BODY_TOO_LARGE_MESSAGE, MAX_BODY_BYTES } from '../body-limit.js';
 import { RequestRejection } from '../responses.js';
 import type { MockRequest } from '../types.js';
@@ -106,15 +106,6 @@ function article(expected: string): string {
   if (expected === 'int') return 'an integer';
   if (expected === 'object' || expected === 'array') return `an ${expected}`;
   return `a ${expected}`;
-}
-
-function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
-  let value = input;
-  for (const key of path) {
-    if (value === null || typeof value !== 'object') return undefined;
-    value = (value as Record<PropertyKey, unknown>)[key];
-  }
-  return value;
 }
 
 /** Reads a positive integer path parameter, or rejects naming it. */

@@ -4,7 +4,7 @@ import { type Issue, ValidationError } from './errors.js';
 type RawIssue = z.core.$ZodIssue;
 
 /** Reads the value at `path` in `input`, for telling "missing" from "wrong". */
-function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+export function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
   let value = input;
   for (const key of path) {
     if (value === null || typeof value !== 'object') return undefined;
