@@ -90,7 +90,8 @@ async function installRuntime(runtime: Runtime): Promise<{ bin: string } | { mis
 async function reportsVersion(bin: string, version: string): Promise<boolean> {
   if (!existsSync(bin)) return false;
   const r = await run(bin, ['--version'], { cwd: tmpdir(), env: process.env, timeoutMs: 10_000 }).catch(() => null);
-  return r?.code === 0 && r.stdout.includes(version);
+  // `bun --version` prints 1.4.5, `deno --version` prints deno 2.9.6 (...): the exact version as a word.
+  return r?.code === 0 && r.stdout.split(/\s+/).includes(version);
 }
 
 interface Run {
@@ -137,7 +138,7 @@ for (const runtime of RUNTIMES) {
     console.warn(
       `\n!!! test/runtimes ${runtime.name} SKIPPED: ${state.missing}.\n` +
         `!!! linkgate and linkgate/webhooks were NOT proved on ${runtime.name} ${runtime.version}.\n` +
-        `!!! Make the npm registry reachable (or install ${runtime.pkg}@${runtime.version} into ${CACHE}) and run again.\n`,
+        `!!! Make the npm registry reachable (the binary is cached in ${CACHE}/${runtime.name}-${runtime.version}, or set LINKGATE_RUNTIMES_CACHE) and run again.\n`,
     );
   }
 }
