@@ -257,6 +257,7 @@ export class APIClient {
     const log = this.#log;
     let retries = 0;
     let rateLimitAnswers = 0;
+    let announced = false;
     // POST creates records, so after a timeout or 5xx it may have been applied already: only idempotent calls repeat.
     const retry = async (reason: string, status?: number) => {
       if (retries >= maxRetries || method === 'POST' || (status !== undefined && status !== 408 && status < 500)) {
@@ -272,7 +273,9 @@ export class APIClient {
 
     for (;;) {
       if (signal?.aborted) throw userAbort(spec);
-      const wait = limiter?.acquire(signal);
+      // After a rate-limit answer the wait was announced already; holding the retry for the same reset is not news.
+      const wait = limiter?.acquire(signal, !announced);
+      announced = false;
       if (wait) await wait;
       const started = this.#clock.now();
       log.debug?.(`${method} ${url} sending (${redactHeaders(headers)})`);
@@ -324,6 +327,7 @@ export class APIClient {
 
       if (failure instanceof RateLimitError) {
         await this.#waitOutRateLimit(spec, failure, ++rateLimitAnswers, signal);
+        announced = true;
         continue;
       }
       if (!(await retry(`HTTP ${failure.status}`, failure.status))) throw failure;

@@ -109,21 +109,22 @@ export class RateLimiter {
 
   /**
    * Resolves when one request may be sent; pair each with {@link release}. Rejects with RateLimitError when the wait
-   * would pass `maxWaitMs` (or at once in `throw` mode), and with APIUserAbortError when `signal` aborts.
+   * would pass `maxWaitMs` (or at once in `throw` mode), and with APIUserAbortError when `signal` aborts. `notify`
+   * false holds without calling `onRateLimit`, for a retry whose wait was already announced.
    */
-  acquire(signal?: AbortSignal): Promise<void> | undefined {
+  acquire(signal?: AbortSignal, notify = true): Promise<void> | undefined {
     if (signal?.aborted) return Promise.reject(abortError());
     if (this.#queue.length === 0) {
       const taken = this.#take();
       if (!isPromise(taken)) {
         // Fast path for the in-memory store: no promise at all when budget is left.
         if (taken.granted) return undefined;
-        return this.#hold(taken.state, signal);
+        return this.#hold(taken.state, signal, notify);
       }
-      return taken.then((result) => (result.granted ? undefined : this.#hold(result.state, signal)));
+      return taken.then((result) => (result.granted ? undefined : this.#hold(result.state, signal, notify)));
     }
     const now = this.#clock.now();
-    if (this.#lastState) this.#notifyHeld(this.#lastState, now);
+    if (notify && this.#lastState) this.#notifyHeld(this.#lastState, now);
     return this.#enqueue(signal);
   }
 
@@ -161,11 +162,11 @@ export class RateLimiter {
     return isPromise(result) ? result.then(count) : count(result);
   }
 
-  #hold(state: RateLimitState, signal: AbortSignal | undefined): Promise<void> {
+  #hold(state: RateLimitState, signal: AbortSignal | undefined, notify: boolean): Promise<void> {
     const now = this.#clock.now();
     const rejection = this.#refusal(state, now);
     if (rejection) return Promise.reject(rejection);
-    this.#notifyHeld(state, now);
+    if (notify) this.#notifyHeld(state, now);
     return this.#enqueue(signal, state.resetAt);
   }
 
