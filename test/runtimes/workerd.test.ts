@@ -96,7 +96,10 @@ function startWorkerd(bin: string, dir: string, config: string): Promise<Workerd
     let control = '';
     (child.stdio[3] as Readable).on('data', (chunk: Buffer) => {
       control += chunk.toString('utf8');
-      for (const line of control.split('\n')) {
+      // Whole lines only: a message may arrive in pieces.
+      const lines = control.split('\n');
+      control = lines.pop() ?? '';
+      for (const line of lines) {
         if (!line.trim()) continue;
         const message = JSON.parse(line) as { event?: string; socket?: string; port?: number };
         if (message.event === 'listen' && message.socket === 'http' && message.port) {
