@@ -76,12 +76,16 @@ async function reportsVersion(bin: string, word: string): Promise<boolean> {
   return r?.code === 0 && r.stdout.split(/\s+/).includes(word);
 }
 
-/** Warns, loudly, that a runtime was not proved and how to make it so. */
-export function warnNotProved(runtime: RuntimePackage, why: string): void {
+/**
+ * Warns, loudly, that a runtime was not proved and how to make it so.
+ * @param fix - what to do about it. @default make the npm registry reachable
+ */
+export function warnNotProved(runtime: RuntimePackage, why: string, fix?: string): void {
+  const cached = `${RUNTIMES_CACHE}/${runtime.name}-${runtime.version}`;
   console.warn(
     `\n!!! test/runtimes ${runtime.name} SKIPPED: ${why}.\n` +
       `!!! linkgate and linkgate/webhooks were NOT proved on ${runtime.name} ${runtime.version}.\n` +
-      `!!! Make the npm registry reachable (the binary is cached in ${RUNTIMES_CACHE}/${runtime.name}-${runtime.version}, or set LINKGATE_RUNTIMES_CACHE) and run again.\n`,
+      `!!! ${fix ?? `Make the npm registry reachable (the binary is cached in ${cached}, or set LINKGATE_RUNTIMES_CACHE)`} and run again.\n`,
   );
 }
 

@@ -135,7 +135,13 @@ async function probeWorkerd(bin: string): Promise<string | null> {
 const installed = await installRuntime(WORKERD);
 const cannotRun = 'missing' in installed ? installed.missing : await probeWorkerd(installed.bin);
 const bin = cannotRun === null && 'bin' in installed ? installed.bin : '';
-if (cannotRun !== null) warnNotProved(WORKERD, cannotRun);
+if (cannotRun !== null) {
+  const fix =
+    'missing' in installed
+      ? undefined
+      : `Fix what keeps workerd from serving on this machine (try \`${installed.bin} serve <config>\`)`;
+  warnNotProved(WORKERD, cannotRun, fix);
+}
 
 /** The response's status and body, for failure messages. */
 async function describeResponse(response: Response): Promise<string> {
