@@ -5,14 +5,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import { type MockServer, startMockServer } from 'linkgate/mock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RESULT_MARKER } from './runtime-env.js';
-import { installRuntime, type RuntimePackage, runCommand, warnNotProved } from './runtime-install.js';
+import { bundleForRuntime, installRuntime, type RuntimePackage, runCommand, warnNotProved } from './runtime-install.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
-const root = join(here, '..', '..');
 
 /** Bun or Deno, and the command line running a script file. */
 interface Runtime extends RuntimePackage {
@@ -93,23 +91,9 @@ describe('bundles of linkgate and linkgate/webhooks for Bun and Deno', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'linkgate-runtimes-'));
     if (!anyInstalled) return;
-    const built = await build({
-      entryPoints: [join(here, 'client-usage.ts'), join(here, 'webhooks-usage.ts')],
-      outdir: dir,
-      outExtension: { '.js': '.mjs' },
-      bundle: true,
-      // Neutral: no Node or browser built-ins to lean on, as on Deno, Bun and workers. A node:* import fails the build.
-      platform: 'neutral',
-      format: 'esm',
-      target: 'es2022',
-      tsconfig: join(root, 'tsconfig.json'),
-      metafile: true,
-      logLevel: 'silent',
-    });
-    // Self-contained: the runtimes get no node_modules, so nothing may be left to import.
-    for (const [file, output] of Object.entries(built.metafile.outputs)) {
-      expect(output.imports, `${file} still imports`).toEqual([]);
-    }
+    // Neutral, self-contained bundles: no Node or browser built-ins to lean on, as on Deno, Bun and workers.
+    const imports = await bundleForRuntime([join(here, 'client-usage.ts'), join(here, 'webhooks-usage.ts')], dir);
+    for (const [file, left] of Object.entries(imports)) expect(left, `${file} still imports`).toEqual([]);
   }, 60_000);
 
   afterAll(() => {

@@ -4,6 +4,8 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
 
 /** A runtime shipped as a prebuilt binary inside one npm package (no install script needed). */
 export interface RuntimePackage {
@@ -122,4 +124,30 @@ export function runCommand(
     child.on('error', reject);
     child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
   });
+}
+
+/**
+ * Bundles `entryPoints` into self-contained ESM files in `outdir` for a non-Node runtime: platform neutral (a node:*
+ * import fails the build), ky and zod bundled, `linkgate` resolved to the sources through tsconfig paths. Returns the
+ * imports each output still has, which must be none: the runtimes get no node_modules.
+ */
+export async function bundleForRuntime(
+  entryPoints: string[] | Record<string, string>,
+  outdir: string,
+): Promise<Record<string, string[]>> {
+  const built = await build({
+    entryPoints,
+    outdir,
+    outExtension: { '.js': '.mjs' },
+    bundle: true,
+    platform: 'neutral',
+    format: 'esm',
+    target: 'es2022',
+    tsconfig: join(fileURLToPath(new URL('../..', import.meta.url)), 'tsconfig.json'),
+    metafile: true,
+    logLevel: 'silent',
+  });
+  return Object.fromEntries(
+    Object.entries(built.metafile.outputs).map(([file, output]) => [file, output.imports.map((i) => i.path)]),
+  );
 }

@@ -7,14 +7,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import { type MockServer, startMockServer } from 'linkgate/mock';
 import { createTestDelivery } from 'linkgate/webhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { installRuntime, type RuntimePackage, warnNotProved } from './runtime-install.js';
+import { bundleForRuntime, installRuntime, type RuntimePackage, warnNotProved } from './runtime-install.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
-const root = join(here, '..', '..');
 
 const WORKERD: RuntimePackage = {
   name: 'workerd',
@@ -166,22 +164,9 @@ describe(`a Worker using linkgate and linkgate/webhooks on workerd ${WORKERD.ver
     for (const name of ['a', 'b', 'c']) store.addDomain(alice.id, { domain: `https://${name}.workerd.example` });
     expectedDomains = [...store.domains.values()].filter((d) => d.userId === alice.id).map((d) => d.domain);
 
-    const built = await build({
-      entryPoints: { worker: join(here, 'workerd-worker.ts') },
-      outdir: dir,
-      outExtension: { '.js': '.mjs' },
-      bundle: true,
-      // Neutral: no Node built-ins, as on Workers without nodejs_compat. A node:* import fails the build.
-      platform: 'neutral',
-      format: 'esm',
-      target: 'es2022',
-      tsconfig: join(root, 'tsconfig.json'),
-      metafile: true,
-      logLevel: 'silent',
-    });
-    for (const [file, output] of Object.entries(built.metafile.outputs)) {
-      expect(output.imports, `${file} still imports`).toEqual([]);
-    }
+    // Neutral, self-contained bundle: no Node built-ins, as on Workers without nodejs_compat.
+    const imports = await bundleForRuntime({ worker: join(here, 'workerd-worker.ts') }, dir);
+    for (const [file, left] of Object.entries(imports)) expect(left, `${file} still imports`).toEqual([]);
     workerd = await startWorkerd(
       bin,
       dir,
