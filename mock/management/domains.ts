@@ -53,8 +53,7 @@ export const domainRoutes: ManagementRoute[] = [
     handle({ req, params, context }) {
       const id = readId(params);
       const raw = readJsonBody(req);
-      const row = ownRow(context.core.store.domains, id, context.user.id);
-      if (!row) throw new RequestRejection(NOT_FOUND);
+      const row = ownRow(context.core.store.domains, id, context.user.id, NOT_FOUND);
       const body = parseWith(DomainUpdate, raw);
       if (body.redirectroot === undefined && body.redirect404 === undefined)
         throw new RequestRejection('No data sent.');

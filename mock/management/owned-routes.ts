@@ -1,6 +1,6 @@
 import type { BackendCore } from '../backend.js';
 import { pagedResponse, readPageRequest } from '../paging.js';
-import { RequestRejection, success } from '../responses.js';
+import { success } from '../responses.js';
 import type { DomainRow, OverlayRow, PixelRow, QrRow, SplashRow } from '../store.js';
 import type { MockRequest } from '../types.js';
 import type { ManagementRoute } from './group.js';
@@ -64,7 +64,7 @@ export function ownedDeleteRoute(path: string, table: OwnedTable, messages: Dele
     handle({ params, context }) {
       const id = readId(params);
       const rows = context.core.store[table] as Map<number, { userId: number }>;
-      if (!ownRow(rows, id, context.user.id)) throw new RequestRejection(messages.notFound);
+      ownRow(rows, id, context.user.id, messages.notFound);
       rows.delete(id);
       return success({ message: messages.deleted });
     },

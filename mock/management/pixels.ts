@@ -77,8 +77,7 @@ export const pixelRoutes: ManagementRoute[] = [
       const { core, user } = context;
       const id = readId(params);
       const raw = readJsonBody(req);
-      const row = ownRow(core.store.pixels, id, user.id);
-      if (!row) throw new RequestRejection(NOT_FOUND);
+      const row = ownRow(core.store.pixels, id, user.id, NOT_FOUND);
       if (isBlank(raw.tag)) throw new RequestRejection(MISSING.tag);
       const body = parseWith(PixelUpdate, raw);
       checkTag(row.type as PixelType, body.tag, user, core.store.pixels, row.id);

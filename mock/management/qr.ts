@@ -56,8 +56,7 @@ export const qrRoutes: ManagementRoute[] = [
     method: 'GET',
     path: '/api/qr/:id',
     handle({ req, params, context }) {
-      const row = ownRow(context.core.store.qrs, readId(params), context.user.id);
-      if (!row) throw new RequestRejection(NOT_FOUND);
+      const row = ownRow(context.core.store.qrs, readId(params), context.user.id, NOT_FOUND);
       return success({ details: toQr(row, qrImageLink(context.core, req, row)), data: statsOf(row) });
     },
   },
@@ -87,8 +86,7 @@ export const qrRoutes: ManagementRoute[] = [
     handle({ req, params, context }) {
       const id = readId(params);
       const raw = readJsonBody(req);
-      const row = ownRow(context.core.store.qrs, id, context.user.id);
-      if (!row) throw new RequestRejection(NOT_FOUND);
+      const row = ownRow(context.core.store.qrs, id, context.user.id, NOT_FOUND);
       const body = parseWith(QrUpdate, raw, { message: qrMessage });
       // The spec leaves `type` in an update open; the mock honours it, so `data` is checked against the new type.
       const type: QrType = body.type ?? row.type;

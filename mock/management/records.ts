@@ -1,3 +1,4 @@
+import { RequestRejection } from '../responses.js';
 import type { DomainRow, OverlayRow, PixelRow, PlanRow, QrRow, SplashRow, UserRow } from '../store.js';
 
 /** The rows a user owns in `table`, newest first (production lists by date, newest first). */
@@ -7,10 +8,16 @@ export function ownedBy<T extends { id: number; userId: number }>(table: Map<num
   return rows.sort((a, b) => b.id - a.id);
 }
 
-/** The caller's row in `table` with this id; another user's row reads as missing. */
-export function ownRow<T extends { userId: number }>(table: Map<number, T>, id: number, userId: number): T | undefined {
+/** The caller's row in `table` with this id; another user's row reads as missing, answered with `notFound`. */
+export function ownRow<T extends { userId: number }>(
+  table: Map<number, T>,
+  id: number,
+  userId: number,
+  notFound: string,
+): T {
   const row = table.get(id);
-  return row && row.userId === userId ? row : undefined;
+  if (!row || row.userId !== userId) throw new RequestRejection(notFound);
+  return row;
 }
 
 /** The account record (`GET /api/account`). */
