@@ -26,6 +26,23 @@ const all = [s.dataEnvelope(s.Account), s.AccountUpdate, s.pagedEnvelope(s.Domai
 export const main = async () => all.map((schema) => schema.safeParse(ky.get('https://x.example').json()));
 `;
 
+// What three optional parts cost: each bundled with a no-op stand-in in its place, the difference is its share.
+const optionalParts: Record<string, Record<string, string>> = {
+  'the rate limiter and its store': {
+    'src/core/rate-limiter.ts':
+      'export const readRateLimitHeaders = () => null; export const parseReset = () => null;' +
+      'export class RateLimiter { acquire() {} release() {} observe() {} async block() {} }',
+    'src/core/rate-limit-store.ts': 'export class MemoryRateLimitStore {}',
+  },
+  'the browser guard': {
+    'src/core/runtime.ts':
+      'export const readEnv = (name) => globalThis.process?.env?.[name]; export const assertServerSide = () => {};',
+  },
+  'the logger': {
+    'src/core/logger.ts': "export const levelledLogger = () => ({}); export const redactHeaders = () => '';",
+  },
+};
+
 try {
   const floor = await gzipped(floorApp, 'floor');
   const zodCore = await gzipped(zodCoreApp, 'zod-core');
@@ -38,6 +55,10 @@ try {
   console.log(`the shared schemas add          : ${kb(schemas.gz - zodCore.gz)} KB gzip over the zod/mini core`);
   console.log(`linkgate's own code adds        : ${kb(ours.gz - schemas.gz)} KB gzip on top of that`);
   console.log(`linkgate, every resource called : ${kb(ours.gz)} KB gzip (${kb(ours.raw)} KB min)`);
+  for (const [part, standIns] of Object.entries(optionalParts)) {
+    const without = await gzipped(appSource, 'without', standIns);
+    console.log(`  of which ${part}: ${kb(ours.gz - without.gz)} KB gzip`);
+  }
   console.log(`ratio to floor: ${(ours.gz / floor.gz).toFixed(2)}x`);
   console.log(`size: ${kb(ours.gz)} KB (target <= ${TARGET_KB} KB) ${ours.gz <= TARGET_KB * 1024 ? 'PASS' : 'MISS'}`);
 } finally {

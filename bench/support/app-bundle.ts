@@ -9,37 +9,13 @@ import { build } from 'esbuild';
 /** The repository root. */
 export const root = fileURLToPath(new URL('../..', import.meta.url));
 
-/** An app that imports `Linkgate` and calls every resource, as a browser app would. */
-export const appSource = `
-import { Linkgate, NotFoundError } from ${JSON.stringify(join(root, 'src/index.ts'))};
-const client = new Linkgate({ apiKey: 'k', baseUrl: 'https://links.example.com', dangerouslyAllowBrowser: true });
-export async function main() {
-  await client.account.get();
-  await client.account.update({ email: 'a@example.com' });
-  for await (const d of client.domains.list()) console.log(d);
-  await client.domains.create({ domain: 'https://go.example.com' });
-  await client.domains.update(1, { redirectroot: 'https://example.com' });
-  await client.domains.delete(1);
-  await client.splash.list();
-  await client.overlays.list().toArray({ max: 10 });
-  for await (const p of client.pixels.list().pages()) console.log(p.items);
-  await client.pixels.create({ type: 'gtmpixel', name: 'n', tag: 'GTM-1234' });
-  await client.pixels.update(1, { tag: 'GTM-1234' });
-  await client.pixels.delete(1);
-  await client.qr.list();
-  await client.qr.get(1);
-  await client.qr.create({ type: 'link', data: 'https://example.com' });
-  await client.qr.update(1, { data: 'x' });
-  await client.qr.delete(1);
-  await client.plans.list();
-  await client.plans.subscribe(1, 2, { type: 'monthly' });
-  await client.users.list({ filter: 'pro' });
-  await client.users.get(1);
-  await client.users.create({ username: 'dave', email: 'd@example.com', password: 'secret' });
-  await client.users.delete(1);
-  return NotFoundError;
+/** An app that imports `Linkgate` and calls every resource, as a browser app would (bench/apps/every-resource.ts). */
+export const appSource = appEntry('every-resource');
+
+/** An entry source that re-exports one of the apps in bench/apps, so the apps themselves are type-checked files. */
+export function appEntry(name: string): string {
+  return `export * from ${JSON.stringify(join(root, 'bench/apps', `${name}.ts`))};`;
 }
-`;
 
 /** A folder for entry files, removed by {@link removeWorkDir}. */
 export const dir = mkdtempSync(join(tmpdir(), 'linkgate-bundle-'));
@@ -49,8 +25,16 @@ export function removeWorkDir(): void {
   rmSync(dir, { recursive: true, force: true });
 }
 
-/** Bundles `source` with esbuild (browser, minified, ESM) and returns its minified and gzip -9 sizes in bytes. */
-export async function gzipped(source: string, name: string): Promise<{ raw: number; gz: number }> {
+/**
+ * Bundles `source` with esbuild (browser, minified, ESM) and returns its minified and gzip -9 sizes in bytes.
+ * `standIns` maps a source file (path from the root, e.g. `src/core/logger.ts`) to code bundled in its place, to
+ * measure what that file costs.
+ */
+export async function gzipped(
+  source: string,
+  name: string,
+  standIns: Record<string, string> = {},
+): Promise<{ raw: number; gz: number }> {
   const entry = join(dir, `${name}.ts`);
   writeFileSync(entry, source);
   const result = await build({
@@ -63,6 +47,18 @@ export async function gzipped(source: string, name: string): Promise<{ raw: numb
     write: false,
     absWorkingDir: root,
     nodePaths: [join(root, 'node_modules')],
+    plugins: [
+      {
+        name: 'stand-ins',
+        setup(build) {
+          const byPath = new Map(Object.entries(standIns).map(([file, contents]) => [join(root, file), contents]));
+          build.onLoad({ filter: /\.ts$/ }, (args) => {
+            const contents = byPath.get(args.path);
+            return contents === undefined ? undefined : { contents, loader: 'ts' };
+          });
+        },
+      },
+    ],
   });
   const code = result.outputFiles[0]!.contents;
   return { raw: code.byteLength, gz: gzipSync(code, { level: 9 }).byteLength };

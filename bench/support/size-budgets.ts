@@ -1,0 +1,40 @@
+// The bundle-size budgets CI enforces (`npm run size`): one app per entry point people ship to browsers and edges.
+import { appEntry } from './app-bundle.js';
+
+/** One app whose bundle CI keeps within a budget. */
+export interface SizeBudget {
+  /** What the app is, for the report. */
+  name: string;
+  /** The app's entry source (an app in bench/apps), bundled with esbuild for the browser, minified, then gzip -9. */
+  source: string;
+  /** CI fails above this many KB: the last measurement plus a little headroom, so growth is a decision. */
+  budgetKb: number;
+  /** The issue's target where one was set; reported as met or missed, not enforced. */
+  targetKb?: number;
+}
+
+/**
+ * The budgets. The management client's target of 20 KB comes from the SDK issue and is missed (docs/benchmarks.md
+ * says why); its budget guards the measured size until the target is met or revised. The other two have no target.
+ */
+export const sizeBudgets: readonly SizeBudget[] = [
+  {
+    name: 'linkgate: Linkgate, every resource called',
+    source: appEntry('every-resource'),
+    budgetKb: 24.5,
+    targetKb: 20,
+  },
+  { name: 'linkgate: MessagingClient, messages.send', source: appEntry('messaging'), budgetKb: 21.5 },
+  { name: 'linkgate/webhooks: createWebhookHandler, every event', source: appEntry('webhook-receiver'), budgetKb: 42 },
+];
+
+/** The verdict on one measured size: over budget fails CI; a target is only reported. */
+export function judgeSize(kb: number, budget: SizeBudget): { ok: boolean; line: string } {
+  const ok = kb <= budget.budgetKb;
+  const target =
+    budget.targetKb === undefined ? '' : `; target ${budget.targetKb} KB ${kb <= budget.targetKb ? 'met' : 'missed'}`;
+  return {
+    ok,
+    line: `${budget.name}: ${kb.toFixed(1)} KB gzip; budget ${budget.budgetKb} KB ${ok ? 'kept' : 'EXCEEDED'}${target}`,
+  };
+}
