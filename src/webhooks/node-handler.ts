@@ -66,6 +66,12 @@ export function toNodeHandler(
   options: NodeHandlerOptions = {},
 ): NodeWebhookHandler {
   const limit = options.maxBodyBytes ?? handler.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES + HEADROOM;
+  // A limit that is not a number would compare false against every size and silently turn the 413 off.
+  if (!Number.isInteger(limit) || limit < 1) {
+    throw new TypeError(
+      `toNodeHandler options.maxBodyBytes must be a positive integer number of bytes; got ${String(limit)}.`,
+    );
+  }
   return async (req, res, next) => {
     try {
       const body = await readNodeBody(req, limit);

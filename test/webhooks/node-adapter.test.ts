@@ -118,6 +118,15 @@ describe('toNodeHandler serves the fetch handler on node:http and Express', () =
     expect(bytesSeenByHandler).toBe(-1);
   });
 
+  it('refuses a body limit that is not a positive integer, naming the option, instead of turning the 413 off', () => {
+    const handler = createWebhookHandler({ secret: TENANT_SECRET });
+    for (const bad of ['big', 0, -1, 1.5, Number.NaN]) {
+      expect(() => toNodeHandler(handler, { maxBodyBytes: bad as number })).toThrow(
+        `toNodeHandler options.maxBodyBytes must be a positive integer number of bytes; got ${String(bad)}.`,
+      );
+    }
+  });
+
   it('uses a raw Buffer body that express.raw() already read', async () => {
     const handled = vi.fn();
     const adapter = toNodeHandler(createWebhookHandler({ secret: TENANT_SECRET, on: { 'message.received': handled } }));
