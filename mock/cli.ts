@@ -1,10 +1,13 @@
 // `linkgate mock`: the reference server of both APIs on plain node:http, for apps and tests in any language.
 // No msw here: the CLI serves the runtime-neutral core through mock/adapters/node-server.ts only.
 import { parseArgs } from 'node:util';
+import { systemClock } from '../src/core/clock.js';
 import { MESSAGING_KEY_PATTERN } from '../src/schemas/messaging.js';
 import { type MockServer, startMockServer } from './adapters/node-server.js';
 import type { MockBackendOptions } from './backend.js';
 import { ManualClock } from './clock.js';
+import { GatewayInputError } from './gateway/GatewayInputError.js';
+import { type DeviceInput, DeviceRegistry } from './messaging/DeviceRegistry.js';
 import type { RateLimitOptions } from './rate-limit.js';
 import { PRODUCTION_VARIANT_NAMES, type ProductionVariantName } from './variants.js';
 
@@ -23,6 +26,8 @@ Options:
                         (e.g. 30/60s) or "off"                          (default 30/60s)
   --messaging-key <key> messaging API key (gw_live_ + 24+ letters/digits) for
                         the "default" tenant                            (default: none)
+  --device <id>         an ONLINE device of the "default" tenant, so messages
+                        can be sent at once; repeatable                 (default: none)
   --control-token <t>   token of the /__mock/ control API               (default: generated)
   --clock <real|manual> manual: time moves only with POST /__mock/clock/advance,
                         so retries, circuits and rate windows are
@@ -46,6 +51,7 @@ const FLAGS = {
   'rate-limit': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   'messaging-key': { type: 'string' },
+  device: { type: 'string', multiple: true },
   'control-token': { type: 'string' },
   clock: { type: 'string' },
   variant: { type: 'string', multiple: true },
@@ -123,7 +129,7 @@ function serverOptions(values: Flags): MockBackendOptions & { port: number; host
   if (controlToken !== undefined && (controlToken.length < 8 || /\s/.test(controlToken))) {
     throw new UsageError('--control-token must be at least 8 characters without spaces.');
   }
-  options.gateway = { messagingKey, controlToken };
+  options.gateway = { messagingKey, controlToken, devices: parseDevices(values.device) };
   const clock = values.clock ?? 'real';
   if (clock !== 'real' && clock !== 'manual')
     throw new UsageError(`--clock must be "real" or "manual"; got "${clock}".`);
@@ -132,6 +138,21 @@ function serverOptions(values: Flags): MockBackendOptions & { port: number; host
   const variants = parseVariants(values.variant);
   if (variants.length > 0) options.variants = variants;
   return options;
+}
+
+/** `--device a --device b` as devices to seed, checked by the registry's own rules so the CLI cannot drift from them. */
+function parseDevices(ids: string[] | undefined): DeviceInput[] {
+  const devices = (ids ?? []).map((id) => ({ id }));
+  const registry = new DeviceRegistry(systemClock);
+  for (const device of devices) {
+    try {
+      registry.add(device);
+    } catch (error) {
+      if (!(error instanceof GatewayInputError)) throw error;
+      throw new UsageError(`--device ${JSON.stringify(device.id)}: a device id ${error.rule}.`);
+    }
+  }
+  return devices;
 }
 
 /** `--variant a,b --variant c` as a list of variant names, or a UsageError naming the unknown one. */
@@ -204,6 +225,9 @@ function printBanner(server: MockServer, options: MockBackendOptions): void {
     ...users.map((u) => `    ${u.username.padEnd(width)}  ${u.apikey}${u.admin ? '  (admin)' : ''}`),
     '',
     `  Messaging API (/api/v1/...): ${options.gateway?.messagingKey ? `key ${options.gateway.messagingKey} (tenant "default")` : 'no key yet; create one with POST /__mock/keys'}`,
+    ...(options.gateway?.devices?.length
+      ? [`  Online devices (tenant "default"): ${options.gateway.devices.map((d) => d.id).join(', ')}`]
+      : []),
     `  Control API (/__mock/, send "Authorization: Bearer <token>"): token ${server.backend.gateway.controlToken}`,
     '',
     'Stop with Ctrl+C.',

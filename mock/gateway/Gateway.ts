@@ -1,9 +1,10 @@
 import { type Clock, systemClock } from '../../src/core/clock.js';
-import { DeviceRegistry } from '../messaging/DeviceRegistry.js';
+import { type DeviceInput, DeviceRegistry } from '../messaging/DeviceRegistry.js';
 import { MessagingKeyring } from '../messaging/MessagingKeyring.js';
 import { OutboundMessages } from '../messaging/OutboundMessages.js';
 import { randomHex } from '../random-text.js';
 import { GatewayEngine, type GatewayEngineOptions, type GatewayLifecycle } from './GatewayEngine.js';
+import { GatewayInputError } from './GatewayInputError.js';
 import type { Unsubscribe } from './LifecycleEmitter.js';
 import { MediaStore } from './MediaStore.js';
 import { DeviceStatusSimulator } from './simulators/DeviceStatusSimulator.js';
@@ -17,6 +18,11 @@ import { WebhookRouting } from './WebhookRouting.js';
 export interface GatewayOptions extends Omit<GatewayEngineOptions, 'clock' | 'random'> {
   /** A messaging API key to create for the `default` tenant at start (and after `reset()`). @default none */
   messagingKey?: string;
+  /**
+   * Devices to add at start (and after `reset()`), e.g. `[{ id: 'phone-1' }]`: ONLINE in the `default` tenant unless
+   * they say otherwise, so `messages.send({ device_id: 'auto' })` works at once. @default none
+   */
+  devices?: readonly DeviceInput[];
   /** The token of the `/__mock/` control API. @default generated, `ctl_` + 32 hex characters */
   controlToken?: string;
   /** The origin media URLs point at when a simulation does not come over HTTP. @default 'http://localhost' */
@@ -156,5 +162,15 @@ export class Gateway<C extends Clock = Clock> {
   #seed(): void {
     if (this.#options.messagingKey !== undefined)
       this.keys.create({ key: this.#options.messagingKey, label: 'seeded' });
+    for (const [i, device] of (this.#options.devices ?? []).entries()) {
+      try {
+        this.devices.add(device);
+      } catch (error) {
+        // Name the option, not just the field: the mistake is in the backend's options.
+        if (error instanceof GatewayInputError)
+          throw new GatewayInputError(`gateway.devices[${i}].${error.field}`, error.rule);
+        throw error;
+      }
+    }
   }
 }

@@ -51,6 +51,22 @@ describe('linkgate mock', () => {
     expect(await run.exited).toBe(0);
   });
 
+  it('gives the default tenant a key and online devices with --messaging-key and --device, so sends work at once', async () => {
+    const key = `gw_live_${'c'.repeat(24)}`;
+    const run = cli(['mock', '--port', '0', '--messaging-key', key, '--device', 'phone-1', '--device', 'phone-2']);
+    const [, url] = await run.printed(/listening on (\S+)/);
+    await run.printed(/Online devices \(tenant "default"\): phone-1, phone-2/);
+    const res = await fetch(`${url}/api/v1/wa/messages/send`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ device_id: 'auto', phone: '15551234567', message: 'hi' }),
+    });
+    expect(res.status).toBe(200);
+    expect((await res.json()).data.device_id).toBe('phone-1');
+    run.child.kill('SIGTERM');
+    expect(await run.exited).toBe(0);
+  });
+
   it('turns the rate limit off with --rate-limit off', async () => {
     const run = cli(['mock', '--port', '0', '--seed', 'empty', '--rate-limit', 'off', '--admin-key', 'k-off']);
     const [, url] = await run.printed(/listening on (\S+)/);
@@ -156,6 +172,9 @@ describe('linkgate mock', () => {
         '--variant "overlays" is not a known variant; the variants are overlayCollection, stringIds, negativeRemaining.',
       ],
       [['mock', '--variant', ''], '--variant got an empty name; the variants are overlayCollection'],
+      [['mock', '--device', 'my phone'], '--device "my phone": a device id must be 1-64 letters, digits'],
+      [['mock', '--device', 'auto'], '--device "auto": a device id must not be "auto"'],
+      [['mock', '--device', 'p1', '--device', 'p1'], '--device "p1": a device id is already taken by another device.'],
     ] as const;
     for (const [args, message] of bad) {
       const run = cli([...args]);

@@ -1,18 +1,49 @@
-// What `npm publish` would ship: the built entries and the three documents, nothing else.
-import { execFileSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+// What `npm publish` would ship, and a newcomer who installs that tarball and follows only the README.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { warnNotProved } from '../runtimes/runtime-install.js';
+import {
+  adapt,
+  binScript,
+  newcomerProject,
+  node,
+  packLinkgate,
+  type Running,
+  readmeSnippet,
+  start,
+} from './newcomer-project.js';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
+const ADMIN_KEY = 'newcomer-admin-key-0123456789';
+const MESSAGING_KEY = `gw_live_${'n'.repeat(24)}`;
+const WEBHOOK_SECRET = `whsec_live_${'ab'.repeat(16)}`;
+
+let workDir: string;
+let packed: { tarball: string; files: string[] };
+let project: { dir: string } | { missing: string };
+
+beforeAll(async () => {
+  workDir = mkdtempSync(join(tmpdir(), 'linkgate-pack-'));
+  packed = await packLinkgate(workDir);
+  project = await newcomerProject(packed.tarball);
+  if ('missing' in project) {
+    warnNotProved(
+      { name: 'newcomer project', pkg: 'linkgate', version: 'tarball', binary: [] },
+      project.missing,
+      'Make the npm registry reachable (msw, vitest, typescript and @types/node are installed from it)',
+    );
+  }
+}, 300_000);
+
+afterAll(() => {
+  rmSync(workDir, { recursive: true, force: true });
+  if ('dir' in project) rmSync(project.dir, { recursive: true, force: true });
+});
 
 describe('the published package', () => {
   it('contains only dist/, README.md, CHANGELOG.md, LICENSE and package.json', () => {
-    const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
-      cwd: root,
-      encoding: 'utf8',
-    });
-    const [pack] = JSON.parse(out) as [{ files: { path: string }[] }];
-    const tops = new Set(pack.files.map((f) => f.path.split('/')[0]));
+    const tops = new Set(packed.files.map((f) => f.split('/')[0]));
     expect([...tops].sort()).toEqual(['CHANGELOG.md', 'LICENSE', 'README.md', 'dist', 'package.json'].sort());
   });
 
@@ -38,3 +69,160 @@ describe('the published package', () => {
     }
   });
 });
+
+describe('a newcomer with the packed tarball and only the README', () => {
+  const dir = () => (project as { dir: string }).dir;
+  const skip = () => 'missing' in project;
+  let mock: Running;
+
+  beforeAll(async () => {
+    if (skip()) return;
+    // `linkgate mock` through the bin the package installs, with a key and an online device for the messaging
+    // snippet, as the README says under it.
+    const ready = /listening on (http:\/\/\S+)/;
+    const flags = [
+      '--seed',
+      'empty',
+      '--admin-key',
+      ADMIN_KEY,
+      '--messaging-key',
+      MESSAGING_KEY,
+      '--device',
+      'phone-1',
+    ];
+    mock = await start([binScript(dir(), 'linkgate'), 'mock', '--port', '0', ...flags], dir(), ready);
+    const url = ready.exec(mock.line)![1]!;
+    for (const [name, text] of Object.entries(newcomerFiles(url))) writeFileSync(join(dir(), name), text);
+  }, 30_000);
+  afterAll(() => mock?.stop());
+
+  it('quick start 1 calls the management API of the standalone mock', async (ctx) => {
+    if (skip()) return ctx.skip();
+    const run = await node(['quick-start-1.ts'], dir(), { LINKGATE_API_KEY: ADMIN_KEY });
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout.split('\n')).toEqual(['https://go.example.com', 'no such QR code', '']);
+  });
+
+  it('the messaging snippet sends through the gateway API of the standalone mock', async (ctx) => {
+    if (skip()) return ctx.skip();
+    const run = await node(['messaging.ts'], dir(), { LINKGATE_MESSAGING_KEY: MESSAGING_KEY });
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toBe('sent\n');
+  });
+
+  it('quick start 2 passes as a vitest suite with msw', async (ctx) => {
+    if (skip()) return ctx.skip();
+    const run = await node([binScript(dir(), 'vitest'), 'run', 'quick-start-2.test.ts'], dir());
+    expect(run.stdout + run.stderr).toMatch(/1 passed/);
+    expect(run.code).toBe(0);
+  });
+
+  it('quick start 3 acknowledges a signed delivery in the route handler, once', async (ctx) => {
+    if (skip()) return ctx.skip();
+    const run = await node(['deliver.ts'], dir(), { WEBHOOK_SECRET });
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toBe('200 200 ["15551234567 hello from the gateway"]\n');
+  });
+
+  it('quick start 3 serves the same handler on node:http', async (ctx) => {
+    if (skip()) return ctx.skip();
+    const server = await start(['server.ts'], dir(), /^listening \d+$/, { WEBHOOK_SECRET });
+    try {
+      const port = server.line.split(' ')[1]!;
+      const run = await node(['post.ts'], dir(), { WEBHOOK_SECRET, RECEIVER_URL: `http://127.0.0.1:${port}/` });
+      expect(run.stdout).toBe('200\n');
+      expect(server.output()).toContain('hello from the gateway');
+    } finally {
+      server.stop();
+    }
+  });
+
+  it('type-checks every snippet against the types the package ships, strictly', async (ctx) => {
+    if (skip()) return ctx.skip();
+    const run = await node([binScript(dir(), 'tsc'), '-p', '.'], dir());
+    expect(run.stdout + run.stderr).toBe('');
+    expect(run.code).toBe(0);
+  });
+
+  it('loads every entry through require() too', async (ctx) => {
+    if (skip()) return ctx.skip();
+    const run = await node(['require.cjs'], dir());
+    expect(run.stdout).toBe('linkgate object\nlinkgate/webhooks object\nlinkgate/mock object\n');
+  });
+});
+
+/**
+ * The newcomer's files: each README snippet as written, with only the origin, the port and a ready line adapted
+ * (each adaptation fails loudly if the README changed under it), plus the small drivers that exercise them.
+ */
+function newcomerFiles(mockUrl: string): Record<string, string> {
+  // The route snippet calls the app's own saveMessage and markDelivered; the newcomer's app defines them.
+  const app =
+    'export const seen: string[] = [];\n' +
+    'const saveMessage = async (...args: unknown[]) => void seen.push(args.join(" "));\n' +
+    'const markDelivered = (...args: unknown[]) => void seen.push(args.join(" "));\n';
+  return {
+    'quick-start-1.ts': adapt(readmeSnippet('1. Call the management API', 0), 'https://links.example.com', mockUrl),
+    'messaging.ts': `${adapt(readmeSnippet('1. Call the management API', 1), 'https://gateway.example.com', mockUrl)}\nconsole.log('sent');\n`,
+    'quick-start-2.test.ts': readmeSnippet('2. Test your app against the mock', 0),
+    'route.ts': app + readmeSnippet('3. Receive webhooks', 0),
+    'deliver.ts': deliverTwice('./route.ts'),
+    'server.ts': adapt(
+      readmeSnippet('3. Receive webhooks', 1),
+      '.listen(3000);',
+      ".listen(0, '127.0.0.1', function (this: import('node:net').Server) { console.log('listening', (this.address() as import('node:net').AddressInfo).port); });",
+    ),
+    'post.ts': postDelivery(),
+    'require.cjs':
+      "for (const entry of ['linkgate', 'linkgate/webhooks', 'linkgate/mock']) console.log(entry, typeof require(entry));\n",
+    'tsconfig.json': JSON.stringify({
+      compilerOptions: {
+        target: 'ES2023',
+        module: 'NodeNext',
+        moduleResolution: 'NodeNext',
+        strict: true,
+        noEmit: true,
+        allowImportingTsExtensions: true,
+        types: ['node'],
+      },
+      include: ['*.ts'],
+    }),
+  };
+}
+
+const EVENT = `{
+  event: 'message.received',
+  device_id: 'dev-1',
+  timestamp: Math.floor(Date.now() / 1000),
+  data: {
+    message_id: 'm1',
+    sender: '15551234567',
+    sender_jid: '15551234567@s.whatsapp.net',
+    text: 'hello from the gateway',
+    has_media: false,
+    timestamp: Math.floor(Date.now() / 1000),
+  },
+} as const`;
+
+/** A script that sends one signed delivery to the route's POST twice (a gateway retry) and prints what happened. */
+function deliverTwice(route: string): string {
+  return `import { createTestDelivery } from 'linkgate/webhooks';
+import { POST, seen } from '${route}';
+
+const delivery = createTestDelivery({ event: ${EVENT}, secret: process.env.WEBHOOK_SECRET! });
+const first = await POST(delivery.request);
+const retry = await POST(delivery.request);
+console.log(first.status, retry.status, JSON.stringify(seen));
+`;
+}
+
+/** A script that POSTs one signed delivery to `RECEIVER_URL` and prints the status. */
+function postDelivery(): string {
+  return `import { createTestDelivery } from 'linkgate/webhooks';
+
+const { headers, body } = createTestDelivery({ event: ${EVENT}, secret: process.env.WEBHOOK_SECRET! });
+const answer = await fetch(process.env.RECEIVER_URL!, { method: 'POST', headers, body });
+console.log(answer.status);
+`;
+}

@@ -32,4 +32,25 @@ describe('backend.reset() and the gateway', () => {
     expect(gw.attempts()).toEqual([]);
     expect(gw.deadLetters.list()).toEqual([]);
   });
+
+  it('adds the seeded devices again after a reset, ONLINE in the default tenant unless they say otherwise', () => {
+    const backend = createMockBackend({
+      gateway: { devices: [{ id: 'phone-1' }, { id: 'phone-2', tenant: 'acme', status: 'OFFLINE' }] },
+    });
+    const seeded = () => backend.gateway.devices.list().map((d) => [d.id, d.tenant, d.status]);
+    const expected = [
+      ['phone-1', 'default', 'ONLINE'],
+      ['phone-2', 'acme', 'OFFLINE'],
+    ];
+    expect(seeded()).toEqual(expected);
+    backend.gateway.devices.add({ id: 'extra' });
+    backend.reset();
+    expect(seeded()).toEqual(expected);
+  });
+
+  it('names the option and the rule when a seeded device is invalid', () => {
+    expect(() => createMockBackend({ gateway: { devices: [{ id: 'ok' }, { id: 'auto' }] } })).toThrow(
+      'gateway.devices[1].id must not be "auto" (reserved for "first online device")',
+    );
+  });
 });

@@ -1,0 +1,119 @@
+// A newcomer's project: the packed tarball installed from scratch with npm, next to the README's own snippets.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { type CommandRun, runCommand } from '../runtimes/runtime-install.js';
+
+/** The repository root. */
+export const root = fileURLToPath(new URL('../../', import.meta.url));
+
+const readme = readFileSync(join(root, 'README.md'), 'utf8');
+
+/**
+ * The `index`-th ```ts block under the README heading that starts with `heading`, as written. Throws when the README
+ * no longer has it, so a renamed heading fails the test instead of testing nothing.
+ */
+export function readmeSnippet(heading: string, index: number): string {
+  const start = readme
+    .split('\n')
+    .findIndex((line) => /^#{2,4} /.test(line) && line.replace(/^#+ /, '').startsWith(heading));
+  if (start < 0) throw new Error(`README.md has no heading starting with "${heading}"`);
+  const lines = readme.split('\n').slice(start + 1);
+  const end = lines.findIndex((line) => /^#{1,3} /.test(line));
+  const section = lines.slice(0, end < 0 ? undefined : end).join('\n');
+  const blocks = [...section.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((m) => m[1]!);
+  const block = blocks[index];
+  if (block === undefined) throw new Error(`README.md section "${heading}" has no ts block #${index + 1}`);
+  return block;
+}
+
+/** Replaces `from` in a snippet, failing loudly when the snippet no longer contains it. */
+export function adapt(snippet: string, from: string, to: string): string {
+  if (!snippet.includes(from)) throw new Error(`the README snippet no longer contains ${JSON.stringify(from)}`);
+  return snippet.split(from).join(to);
+}
+
+/** Builds linkgate and packs it as `npm publish` would; returns the tarball and the files it holds. */
+export async function packLinkgate(into: string): Promise<{ tarball: string; files: string[] }> {
+  await mustRun('npm', ['run', 'build'], root);
+  const packed = await mustRun('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', into], root);
+  const [pack] = JSON.parse(packed.stdout) as [{ filename: string; files: { path: string }[] }];
+  return { tarball: join(into, pack.filename), files: pack.files.map((f) => f.path) };
+}
+
+/** The version of a dev dependency installed here, so the newcomer's install is served from npm's cache. */
+const installed = (name: string) =>
+  (JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
+
+/** A fresh folder with linkgate (from its tarball), msw, vitest, typescript and @types/node installed by npm. */
+export async function newcomerProject(tarball: string): Promise<{ dir: string } | { missing: string }> {
+  const dir = mkdtempSync(join(tmpdir(), 'linkgate-newcomer-'));
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'newcomer-app', private: true, type: 'module' }));
+  const specs = ['msw', 'vitest', 'typescript', '@types/node'].map((name) => `${name}@${installed(name)}`);
+  const npm = await runCommand(
+    'npm',
+    ['install', '--prefer-offline', '--no-audit', '--no-fund', '--fetch-retries=1', tarball, ...specs],
+    { cwd: dir, env: process.env, timeoutMs: 180_000 },
+  ).catch((error: Error) => ({ code: null, signal: null, stdout: '', stderr: error.message }));
+  if (npm.code !== 0) {
+    rmSync(dir, { recursive: true, force: true });
+    const why = npm.stderr
+      .split('\n')
+      .filter((l) => /^npm error \S/.test(l))
+      .slice(0, 3)
+      .join(' / ');
+    return { missing: `\`npm install\` of the tarball and ${specs.join(' ')} failed: ${why || `exit ${npm.code}`}` };
+  }
+  return { dir };
+}
+
+/** Runs `node <args>` with this test's Node (>= 22, which strips TypeScript types) in `cwd`. */
+export function node(args: string[], cwd: string, env: Record<string, string> = {}): Promise<CommandRun> {
+  return runCommand(process.execPath, args, { cwd, env: { ...process.env, ...env }, timeoutMs: 60_000 });
+}
+
+/** The script an installed package's bin links to, so it runs under this Node rather than the PATH's. */
+export const binScript = (dir: string, name: string) => realpathSync(join(dir, 'node_modules', '.bin', name));
+
+/** A long-running process, resolved once a line of its output matches `ready`. */
+export interface Running {
+  /** The output line that matched. */
+  line: string;
+  /** Everything it printed so far. */
+  output: () => string;
+  /** Stops it. */
+  stop: () => void;
+}
+
+/** Starts `node <args>` in `cwd` and waits (event-driven, no polling) for a line matching `ready`. */
+export function start(args: string[], cwd: string, ready: RegExp, env: Record<string, string> = {}): Promise<Running> {
+  const child = spawn(process.execPath, args, {
+    cwd,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stderr.on('data', (chunk: Buffer) => {
+    output += chunk.toString('utf8');
+  });
+  return new Promise((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout });
+    lines.on('line', (line) => {
+      output += `${line}\n`;
+      if (ready.test(line)) resolve({ line, output: () => output, stop: () => child.kill() });
+    });
+    child.on('error', reject);
+    child.on('exit', (code) =>
+      reject(new Error(`node ${args.join(' ')} exited (${code}) before it was ready:\n${output}`)),
+    );
+  });
+}
+
+async function mustRun(command: string, args: string[], cwd: string): Promise<CommandRun> {
+  const run = await runCommand(command, args, { cwd, env: process.env, timeoutMs: 120_000 });
+  if (run.code !== 0) throw new Error(`${command} ${args.join(' ')} failed (${run.code}):\n${run.stderr.slice(-2000)}`);
+  return run;
+}
