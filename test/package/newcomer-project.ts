@@ -100,15 +100,23 @@ export function start(args: string[], cwd: string, ready: RegExp, env: Record<st
     output += chunk.toString('utf8');
   });
   return new Promise((resolve, reject) => {
+    // A process that never gets ready is killed rather than left behind to hold the test run open.
+    const giveUp = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`node ${args.join(' ')} printed no line matching ${ready} within 15 s:\n${output}`));
+    }, 15_000);
     const lines = createInterface({ input: child.stdout });
     lines.on('line', (line) => {
       output += `${line}\n`;
-      if (ready.test(line)) resolve({ line, output: () => output, stop: () => child.kill() });
+      if (!ready.test(line)) return;
+      clearTimeout(giveUp);
+      resolve({ line, output: () => output, stop: () => child.kill() });
     });
     child.on('error', reject);
-    child.on('exit', (code) =>
-      reject(new Error(`node ${args.join(' ')} exited (${code}) before it was ready:\n${output}`)),
-    );
+    child.on('exit', (code) => {
+      clearTimeout(giveUp);
+      reject(new Error(`node ${args.join(' ')} exited (${code}) before it was ready:\n${output}`));
+    });
   });
 }
 

@@ -3,7 +3,6 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { warnNotProved } from '../runtimes/runtime-install.js';
 import {
   adapt,
   binScript,
@@ -28,10 +27,10 @@ beforeAll(async () => {
   packed = await packLinkgate(workDir);
   project = await newcomerProject(packed.tarball);
   if ('missing' in project) {
-    warnNotProved(
-      { name: 'newcomer project', pkg: 'linkgate', version: 'tarball', binary: [] },
-      project.missing,
-      'Make the npm registry reachable (msw, vitest, typescript and @types/node are installed from it)',
+    console.warn(
+      `\n!!! test/package newcomer project SKIPPED: ${project.missing}.\n` +
+        "!!! The README's snippets were NOT proved against the packed tarball.\n" +
+        '!!! Make the npm registry reachable (msw, vitest, typescript and @types/node are installed from it) and run again.\n',
     );
   }
 }, 300_000);
