@@ -73,6 +73,7 @@ describe('a newcomer with the packed tarball and only the README', () => {
   const dir = () => (project as { dir: string }).dir;
   const skip = () => 'missing' in project;
   let mock: Running;
+  let mockUrl: string;
 
   beforeAll(async () => {
     if (skip()) return;
@@ -90,8 +91,8 @@ describe('a newcomer with the packed tarball and only the README', () => {
       'phone-1',
     ];
     mock = await start([binScript(dir(), 'linkgate'), 'mock', '--port', '0', ...flags], dir(), ready);
-    const url = ready.exec(mock.line)![1]!;
-    for (const [name, text] of Object.entries(newcomerFiles(url))) writeFileSync(join(dir(), name), text);
+    mockUrl = ready.exec(mock.line)![1]!;
+    for (const [name, text] of Object.entries(newcomerFiles(mockUrl))) writeFileSync(join(dir(), name), text);
   }, 30_000);
   afterAll(() => mock?.stop());
 
@@ -108,6 +109,13 @@ describe('a newcomer with the packed tarball and only the README', () => {
     const run = await node(['messaging.ts'], dir(), { LINKGATE_MESSAGING_KEY: MESSAGING_KEY });
     expect(run.stderr).toBe('');
     expect(run.stdout).toBe('sent\n');
+  });
+
+  it('the pagination snippet reads pages, iterates and collects', async (ctx) => {
+    if (skip()) return ctx.skip();
+    const run = await node(['pagination.ts'], dir(), { LINKGATE_API_KEY: ADMIN_KEY, LINKGATE_BASE_URL: mockUrl });
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toBe('2 0 0\n');
   });
 
   it('quick start 2 passes as a vitest suite with msw', async (ctx) => {
@@ -165,6 +173,8 @@ function newcomerFiles(mockUrl: string): Record<string, string> {
     'quick-start-1.ts': adapt(readmeSnippet('1. Call the management API', 0), 'https://links.example.com', mockUrl),
     'messaging.ts': `${adapt(readmeSnippet('1. Call the management API', 1), 'https://gateway.example.com', mockUrl)}\nconsole.log('sent');\n`,
     'quick-start-2.test.ts': readmeSnippet('2. Test your app against the mock', 0),
+    // The client comes from LINKGATE_API_KEY and LINKGATE_BASE_URL, as the README says it can.
+    'pagination.ts': `import { Linkgate } from 'linkgate';\nconst client = new Linkgate();\n${readmeSnippet('Pagination', 0)}console.log(page.page, page.items.length, all.length);\n`,
     'route.ts': app + readmeSnippet('3. Receive webhooks', 0),
     'deliver.ts': deliverTwice('./route.ts'),
     'server.ts': adapt(
