@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Clock } from '../../src/core/clock.js';
 import { type BackendCore, createBackendCore, type MockBackendOptions } from '../backend.js';
 import { bodyTooLargeResponse, declaresTooLarge, MAX_BODY_BYTES } from '../body-limit.js';
 import type { MockRequest, MockResponse } from '../types.js';
@@ -35,6 +36,17 @@ export interface MockServer<B extends MockRequestHandler = BackendCore> {
 }
 
 /**
+ * Serves a new mock backend on its own clock over plain `node:http`, with CORS; `server.backend.clock` keeps the
+ * clock's type, so a ManualClock's `advance` is at hand.
+ *
+ * @example
+ * const server = await startMockServer({ clock: new ManualClock() });
+ * await server.backend.clock.advance(60_000);
+ */
+export async function startMockServer<C extends Clock>(
+  options: StartMockServerOptions<BackendCore<C>> & { clock: C; backend?: undefined },
+): Promise<MockServer<BackendCore<C>>>;
+/**
  * Serves a mock backend over plain `node:http`, with CORS so browser apps on other origins can call it.
  *
  * @example
@@ -42,6 +54,9 @@ export interface MockServer<B extends MockRequestHandler = BackendCore> {
  * console.log(server.url, server.backend.adminKey);
  * await server.close();
  */
+export async function startMockServer<B extends MockRequestHandler = BackendCore>(
+  options?: StartMockServerOptions<B>,
+): Promise<MockServer<B>>;
 export async function startMockServer<B extends MockRequestHandler = BackendCore>(
   options: StartMockServerOptions<B> = {},
 ): Promise<MockServer<B>> {

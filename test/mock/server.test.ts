@@ -1,5 +1,12 @@
 import { request as httpRequest } from 'node:http';
-import { createMockBackend, MAX_BODY_BYTES, type MockBackend, type MockServer, startMockServer } from 'linkgate/mock';
+import {
+  createMockBackend,
+  MAX_BODY_BYTES,
+  ManualClock,
+  type MockBackend,
+  type MockServer,
+  startMockServer,
+} from 'linkgate/mock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 let backend: MockBackend;
@@ -31,6 +38,24 @@ describe('startMockServer', () => {
       const res = await fetch(`${own.url}/api/account`, { headers: { authorization: 'Bearer own-admin-key' } });
       expect(res.status).toBe(200);
       expect(own.backend.store.users.size).toBe(1);
+    } finally {
+      await own.close();
+    }
+  });
+
+  it('keeps the type of the clock it was given, so a test can move time on server.backend.clock', async () => {
+    const own = await startMockServer({
+      port: 0,
+      clock: new ManualClock(),
+      adminKey: 'clock-key',
+      rateLimit: { limit: 1, windowMs: 60_000 },
+    });
+    try {
+      const get = () => fetch(`${own.url}/api/account`, { headers: { authorization: 'Bearer clock-key' } });
+      expect((await (await get()).json()).error).toBe(0);
+      expect((await (await get()).json()).error).toBe(429);
+      await own.backend.clock.advance(60_000); // a type error if the clock were typed as a plain Clock
+      expect((await (await get()).json()).error).toBe(0);
     } finally {
       await own.close();
     }
