@@ -22,8 +22,11 @@ export interface DedupeStore {
    * arriving at the same moment on different instances could both be handled.
    */
   addIfAbsent?(id: string, ttlMs: number): boolean | Promise<boolean>;
-  /** Forgets `id`, so a retry after a failed handler runs it again. Optional; without it the retry is skipped. */
-  delete?(id: string): void | Promise<void>;
+  /**
+   * Forgets `id`, so the gateway's retry of a delivery whose handler failed runs the handler again. Required: without
+   * it that retry would be acknowledged as a duplicate and the event lost.
+   */
+  delete(id: string): void | Promise<void>;
 }
 
 /** Options of {@link MemoryDedupeStore}. */

@@ -190,7 +190,7 @@ export class Verifier implements WebhookVerifier {
 
   /** Forgets a claimed delivery id so the gateway's retry runs the handler again. */
   async release(deliveryId: string | undefined): Promise<void> {
-    if (deliveryId !== undefined) await this.#c.dedupe?.delete?.(deliveryId);
+    if (deliveryId !== undefined) await this.#c.dedupe?.delete(deliveryId);
   }
 }
 
@@ -250,10 +250,14 @@ function compile(options: VerifyWebhookOptions): CompiledVerifier {
   const dedupeTtlMs = options.dedupeTtlMs ?? 86_400_000;
   if (!(dedupeTtlMs > 0)) throw new TypeError('options.dedupeTtlMs must be a positive number of milliseconds.');
   const dedupe = options.dedupe === true ? new MemoryDedupeStore() : options.dedupe || undefined;
-  if (dedupe && (typeof dedupe.has !== 'function' || typeof dedupe.add !== 'function')) {
-    throw new TypeError(
-      'options.dedupe must be true or a store with has(id) and add(id, ttlMs) methods (see DedupeStore).',
-    );
+  if (dedupe) {
+    const missing = (['has', 'add', 'delete'] as const).filter((method) => typeof dedupe[method] !== 'function');
+    if (missing.length > 0) {
+      throw new TypeError(
+        `options.dedupe must be true or a store with has(id), add(id, ttlMs) and delete(id) methods (see DedupeStore); ` +
+          `it has no ${missing.join(' or ')}. delete(id) releases a delivery whose handler failed, so the gateway's retry runs it.`,
+      );
+    }
   }
   const prefix = options.headerPrefix ?? DEFAULT_HEADER_PREFIX;
   if (typeof prefix !== 'string' || !/^[A-Za-z0-9-]*$/.test(prefix)) {

@@ -118,11 +118,19 @@ describe('a repeated delivery is acknowledged, not handled twice', () => {
     expect(handled).toHaveBeenCalledTimes(2);
   });
 
+  it('refuses a store without delete at set-up, since a failed delivery could then never run again', () => {
+    const store = { has: () => false, add: () => {} } as unknown as DedupeStore;
+    expect(() => createWebhookHandler({ secret: TENANT_SECRET, dedupe: store })).toThrow(
+      'options.dedupe must be true or a store with has(id), add(id, ttlMs) and delete(id) methods (see DedupeStore); it has no delete.',
+    );
+  });
+
   it('works with an async store such as Redis', async () => {
     const ids = new Set<string>();
     const store: DedupeStore = {
       has: async (id) => ids.has(id),
       add: async (id) => void ids.add(id),
+      delete: async (id) => void ids.delete(id),
     };
     const handled = vi.fn();
     const handler = createWebhookHandler({
@@ -157,6 +165,7 @@ describe('a repeated delivery is acknowledged, not handled twice', () => {
       // A has() that always answers "new" shows the verifier does not rely on has-then-add here.
       has: async () => false,
       add: async (id) => void ids.add(id),
+      delete: async (id) => void ids.delete(id),
       addIfAbsent: async (id) => {
         if (ids.has(id)) return false;
         ids.add(id);
@@ -175,7 +184,11 @@ describe('a repeated delivery is acknowledged, not handled twice', () => {
   });
 
   it('answers 500 (so the gateway retries) when the store itself fails', async () => {
-    const store: DedupeStore = { has: async () => Promise.reject(new Error('redis down')), add: () => {} };
+    const store: DedupeStore = {
+      has: async () => Promise.reject(new Error('redis down')),
+      add: () => {},
+      delete: () => {},
+    };
     const onError = vi.fn();
     const handler = createWebhookHandler({ secret: TENANT_SECRET, clock: clockAtNow(), dedupe: store, onError });
     const response = await handler(send().request);
