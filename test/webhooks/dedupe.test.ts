@@ -12,6 +12,23 @@ import { clockAtNow, messageReceived, NOW_S, TENANT_SECRET } from './fixtures.js
 const send = (deliveryId = 'd-1') =>
   createTestDelivery({ event: messageReceived, secret: TENANT_SECRET, timestamp: NOW_S, deliveryId });
 
+/** A handler that dedupes with `dedupe` and routes `message.received` to `handled`. */
+const dedupingHandler = (dedupe: DedupeStore | true, handled: () => unknown) =>
+  createWebhookHandler({
+    secret: TENANT_SECRET,
+    clock: clockAtNow(),
+    dedupe,
+    on: { 'message.received': handled },
+    onError: () => {},
+  });
+
+/** An async store over `ids`, as a Redis-backed one without addIfAbsent behaves. */
+const asyncSetStore = (ids: Set<string>): DedupeStore => ({
+  has: async (id) => ids.has(id),
+  add: async (id) => void ids.add(id),
+  delete: async (id) => void ids.delete(id),
+});
+
 describe('MemoryDedupeStore', () => {
   it('remembers an id until its TTL runs out', () => {
     let now = 0;
@@ -78,12 +95,7 @@ describe('a repeated delivery is acknowledged, not handled twice', () => {
 
   it('the handler answers 200 to a duplicate without calling the handler again', async () => {
     const handled = vi.fn();
-    const handler = createWebhookHandler({
-      secret: TENANT_SECRET,
-      clock: clockAtNow(),
-      dedupe: new MemoryDedupeStore(),
-      on: { 'message.received': handled },
-    });
+    const handler = dedupingHandler(new MemoryDedupeStore(), handled);
     const first = await handler(send().request);
     const second = await handler(send().request);
     expect([first.status, second.status]).toEqual([200, 200]);
@@ -93,12 +105,7 @@ describe('a repeated delivery is acknowledged, not handled twice', () => {
 
   it('dedupe: true gives the handler its own bounded in-memory store', async () => {
     const handled = vi.fn();
-    const handler = createWebhookHandler({
-      secret: TENANT_SECRET,
-      clock: clockAtNow(),
-      dedupe: true,
-      on: { 'message.received': handled },
-    });
+    const handler = dedupingHandler(true, handled);
     await handler(send().request);
     await handler(send().request);
     expect(handled).toHaveBeenCalledTimes(1);
@@ -106,13 +113,7 @@ describe('a repeated delivery is acknowledged, not handled twice', () => {
 
   it('forgets a delivery whose handler failed, so the gateway retry runs it again', async () => {
     const handled = vi.fn().mockRejectedValueOnce(new Error('db down')).mockResolvedValueOnce(undefined);
-    const handler = createWebhookHandler({
-      secret: TENANT_SECRET,
-      clock: clockAtNow(),
-      dedupe: new MemoryDedupeStore(),
-      on: { 'message.received': handled },
-      onError: () => {},
-    });
+    const handler = dedupingHandler(new MemoryDedupeStore(), handled);
     expect((await handler(send().request)).status).toBe(500);
     expect((await handler(send().request)).status).toBe(200);
     expect(handled).toHaveBeenCalledTimes(2);
@@ -127,18 +128,8 @@ describe('a repeated delivery is acknowledged, not handled twice', () => {
 
   it('works with an async store such as Redis', async () => {
     const ids = new Set<string>();
-    const store: DedupeStore = {
-      has: async (id) => ids.has(id),
-      add: async (id) => void ids.add(id),
-      delete: async (id) => void ids.delete(id),
-    };
     const handled = vi.fn();
-    const handler = createWebhookHandler({
-      secret: TENANT_SECRET,
-      clock: clockAtNow(),
-      dedupe: store,
-      on: { 'message.received': handled },
-    });
+    const handler = dedupingHandler(asyncSetStore(ids), handled);
     await handler(send('x').request);
     await handler(send('x').request);
     await handler(send('y').request);
@@ -148,12 +139,7 @@ describe('a repeated delivery is acknowledged, not handled twice', () => {
 
   it('handles two copies that arrive at the same moment once, with the in-memory store', async () => {
     const handled = vi.fn();
-    const handler = createWebhookHandler({
-      secret: TENANT_SECRET,
-      clock: clockAtNow(),
-      dedupe: new MemoryDedupeStore(),
-      on: { 'message.received': handled },
-    });
+    const handler = dedupingHandler(new MemoryDedupeStore(), handled);
     const answers = await Promise.all([handler(send('same').request), handler(send('same').request)]);
     expect(answers.map((a) => a.status)).toEqual([200, 200]);
     expect(handled).toHaveBeenCalledTimes(1);
@@ -162,10 +148,9 @@ describe('a repeated delivery is acknowledged, not handled twice', () => {
   it('claims through addIfAbsent when the store has it, so concurrent copies are handled once across instances', async () => {
     const ids = new Set<string>();
     const store: DedupeStore = {
+      ...asyncSetStore(ids),
       // A has() that always answers "new" shows the verifier does not rely on has-then-add here.
       has: async () => false,
-      add: async (id) => void ids.add(id),
-      delete: async (id) => void ids.delete(id),
       addIfAbsent: async (id) => {
         if (ids.has(id)) return false;
         ids.add(id);
@@ -173,12 +158,7 @@ describe('a repeated delivery is acknowledged, not handled twice', () => {
       },
     };
     const handled = vi.fn();
-    const handler = createWebhookHandler({
-      secret: TENANT_SECRET,
-      clock: clockAtNow(),
-      dedupe: store,
-      on: { 'message.received': handled },
-    });
+    const handler = dedupingHandler(store, handled);
     await Promise.all([handler(send('z').request), handler(send('z').request), handler(send('z').request)]);
     expect(handled).toHaveBeenCalledTimes(1);
   });
