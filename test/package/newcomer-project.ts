@@ -17,11 +17,10 @@ const readme = readFileSync(join(root, 'README.md'), 'utf8');
  * no longer has it, so a renamed heading fails the test instead of testing nothing.
  */
 export function readmeSnippet(heading: string, index: number): string {
-  const start = readme
-    .split('\n')
-    .findIndex((line) => /^#{2,4} /.test(line) && line.replace(/^#+ /, '').startsWith(heading));
+  const all = readme.split('\n');
+  const start = all.findIndex((line) => /^#{2,4} /.test(line) && line.replace(/^#+ /, '').startsWith(heading));
   if (start < 0) throw new Error(`README.md has no heading starting with "${heading}"`);
-  const lines = readme.split('\n').slice(start + 1);
+  const lines = all.slice(start + 1);
   const end = lines.findIndex((line) => /^#{1,3} /.test(line));
   const section = lines.slice(0, end < 0 ? undefined : end).join('\n');
   const blocks = [...section.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((m) => m[1]!);
