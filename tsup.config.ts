@@ -1,4 +1,19 @@
+import { fileURLToPath } from 'node:url';
+import type { Plugin } from 'esbuild';
 import { defineConfig } from 'tsup';
+
+// msw is an optional peer: the ESM build loads it with a caught top-level `await import('msw')`; CommonJS has no
+// top-level await, so the CJS build takes the `require` twin of that one file instead.
+const mswModuleForCjs: Plugin = {
+  name: 'msw-module-for-cjs',
+  setup(build) {
+    // tsup builds CJS with splitting as ESM and converts it afterwards; its TSUP_FORMAT define says which it is.
+    if (build.initialOptions.define?.TSUP_FORMAT !== '"cjs"') return;
+    build.onResolve({ filter: /\/msw-module\.js$/ }, () => ({
+      path: fileURLToPath(new URL('./mock/adapters/msw-module.cjs.ts', import.meta.url)),
+    }));
+  },
+};
 
 // dist/ is emptied by the build script, not here: the two configs build in parallel and a clean would race.
 // One build for the three entries and the CLI; ESM first, CJS and .d.cts alongside for require() users.
@@ -13,6 +28,7 @@ export default defineConfig([
     splitting: true,
     treeshake: true,
     external: ['ky', 'zod', 'msw', 'hono', 'qrcode', 'ulid', /^node:/],
+    esbuildPlugins: [mswModuleForCjs],
   },
   {
     // The CLI is one self-contained file: start-up to first answer stays well under 300 ms because Node resolves

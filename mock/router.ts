@@ -78,6 +78,14 @@ export class MockRouter {
     return this.#groups;
   }
 
+  /**
+   * Whether `path` is a path of some route (with any method): the route table itself, so the msw handlers that ask
+   * this cannot drift from what the mock answers.
+   */
+  serves(path: string): boolean {
+    return readResult(this.#build().match(METHOD_NAME_ALL, path)).some(([entry]) => entry.kind === 'path');
+  }
+
   /** Routes a request and returns the answer; never throws. */
   async dispatch(req: MockRequest): Promise<MockResponse> {
     try {

@@ -7,8 +7,10 @@ import { answerWebRequest } from './web.js';
 /** A stateful reference backend with its msw handlers and a `fetch` that answers from it directly. */
 export interface MockBackend<C extends Clock = Clock> extends BackendCore<C> {
   /**
-   * msw request handlers answering the mock's paths (`/api/...`, QR images, `/__mock/...`) on any origin, or only
-   * under `baseUrl` when it was given. Pass them to `setupServer(...)` (msw/node) or `setupWorker(...)` (msw/browser).
+   * msw request handlers answering the mock's own paths (the spec's management and messaging paths, QR images,
+   * `/openapi.json`, `/__mock/...`) on any origin, or only under `baseUrl` when it was given; every other request
+   * (your app's own `/api/...` routes) passes through. Pass them to `setupServer(...)` (msw/node) or `setupWorker(...)`
+   * (msw/browser). Needs msw installed (`npm install -D msw`); reading it without msw throws an error that says so.
    */
   readonly handlers: HttpHandler[];
   /**
@@ -36,12 +38,15 @@ export function createMockBackend<C extends Clock = Clock>(options: MockBackendO
   const core = createBackendCore(options);
   const prefix = base?.prefix ?? '';
   const resolveBase = base ? `${base.origin}${prefix}` : 'http://localhost';
-  const handlers = mswHandlers(core, options.baseUrl);
+  let handlers: HttpHandler[] | undefined;
   const fetch = (input: Request | string | URL, init?: RequestInit): Promise<Response> => {
     const target = typeof input === 'string' && input.startsWith('/') ? `${resolveBase}${input}` : input;
     const request = target instanceof Request && init === undefined ? target : new Request(target, init);
     return answerWebRequest(core, request, prefix);
   };
-  // Extend the core itself, so getters and methods that `reset()` relies on keep working on one object.
-  return Object.assign(core, { handlers, fetch });
+  // Extend the core itself, so getters and methods that `reset()` relies on keep working on one object. The handlers
+  // are built on first use, so a backend used only through `fetch` needs no msw.
+  return Object.defineProperties(Object.assign(core, { fetch }), {
+    handlers: { enumerable: true, get: () => (handlers ??= mswHandlers(core, options.baseUrl)) },
+  }) as MockBackend<C>;
 }

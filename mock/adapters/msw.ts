@@ -1,25 +1,32 @@
-import { type HttpHandler, http } from 'msw';
-import { OPENAPI_PATH } from '../openapi.js';
+import type { HttpHandler } from 'msw';
+import { CONTROL_PREFIX } from '../control/ControlRoutes.js';
+import type { MockRouter } from '../router.js';
+import { mswModule } from './msw-module.js';
 import { answerWebRequest, type MockRequestHandler } from './web.js';
 
-/**
- * Paths the msw handlers answer: `/api/...` (management, messaging, QR images), the `/__mock/` control API and the
- * OpenAPI document. Other paths pass through to the network (or to the user's own handlers).
- */
-export const MOCK_SERVED_PREFIXES: readonly string[] = ['/api/', '/__mock/', OPENAPI_PATH];
+/** What the msw handlers need of a backend: its answers, and its route table to decide which requests are its own. */
+export interface MswBackend extends MockRequestHandler {
+  /** The router whose route table says which paths the mock serves. */
+  readonly router: Pick<MockRouter, 'serves'>;
+}
 
 /**
- * The msw handlers of a backend: ONE catch-all handler that hands matching requests to `backend.handle`. One handler
- * keeps msw's linear scan short, and handlers a test adds with `server.use(...)` are prepended, so they still win.
+ * The msw handlers of a backend: ONE catch-all handler that hands the mock's own requests to `backend.handle`. One
+ * handler keeps msw's linear scan short, and handlers a test adds with `server.use(...)` are prepended, so they still
+ * win. The mock's own requests are the paths of its route table (the spec's management and messaging paths, QR
+ * images, `/openapi.json`) and everything under `/__mock/`; anything else (`/api/webhooks`, `/api/health` of the app
+ * itself) passes through untouched, to the app's own handlers or the network, and msw's unhandled-request warning.
  *
  * @param baseUrl - when given (e.g. `https://api.example.com` or `https://example.com/v3`), only requests under it
  *   are answered and its path prefix is stripped before routing; otherwise the mock's paths on any origin.
  */
-export function mswHandlers(backend: MockRequestHandler, baseUrl?: string): HttpHandler[] {
+export function mswHandlers(backend: MswBackend, baseUrl?: string): HttpHandler[] {
+  const { http } = mswModule();
+  const serves = (path: string) => isControlPath(path) || backend.router.serves(path);
   if (baseUrl === undefined) {
     return [
       http.all(
-        ({ request }) => servesPath(new URL(request.url).pathname),
+        ({ request }) => serves(new URL(request.url).pathname),
         ({ request }) => answerWebRequest(backend, request),
       ),
     ];
@@ -29,20 +36,16 @@ export function mswHandlers(backend: MockRequestHandler, baseUrl?: string): Http
     http.all(
       ({ request }) => {
         const url = new URL(request.url);
-        return (
-          url.origin === origin && url.pathname.startsWith(prefix) && servesPath(url.pathname.slice(prefix.length))
-        );
+        return url.origin === origin && url.pathname.startsWith(prefix) && serves(url.pathname.slice(prefix.length));
       },
       ({ request }) => answerWebRequest(backend, request, prefix),
     ),
   ];
 }
 
-function servesPath(path: string): boolean {
-  for (const p of MOCK_SERVED_PREFIXES) {
-    if (path.startsWith(p) || (p.endsWith('/') && path === p.slice(0, -1))) return true;
-  }
-  return false;
+// The control API answers its whole prefix (unknown control paths get its own 401/404, which say what exists).
+function isControlPath(path: string): boolean {
+  return path.startsWith(CONTROL_PREFIX) || path === CONTROL_PREFIX.slice(0, -1);
 }
 
 /** Splits a base URL into its origin and path prefix (no trailing slash), or says what is wrong with it. */

@@ -45,6 +45,45 @@ describe('backend.handlers without baseUrl', () => {
     expect(await (await fetch(`${networkUrl}/apiary`)).text()).toBe('from the network');
   });
 
+  it("lets the app's own /api routes that are not spec paths through, on any origin", async () => {
+    server.resetHandlers(...createMockBackend().handlers);
+    for (const path of ['/api/webhooks', '/api/health', '/api/charge', '/api/v1/wa/unknown', '/api/domain/add/extra']) {
+      expect(await (await fetch(`${networkUrl}${path}`, { method: 'POST' })).text(), path).toBe('from the network');
+    }
+  });
+
+  it("lets the app's own msw handlers answer its /api routes, and msw warn about unhandled ones", async () => {
+    const backend = createMockBackend();
+    server.resetHandlers(
+      ...backend.handlers,
+      http.post('https://payments.example.com/api/charge', () => HttpResponse.json({ charged: true })),
+    );
+    const unhandled: string[] = [];
+    const listener = ({ request }: { request: Request }) => unhandled.push(new URL(request.url).pathname);
+    server.events.on('request:unhandled', listener);
+    try {
+      const charge = await fetch('https://payments.example.com/api/charge', { method: 'POST' });
+      expect(await charge.json()).toEqual({ charged: true });
+      expect(await (await fetch(`${networkUrl}/api/health`)).text()).toBe('from the network');
+      expect(unhandled).toEqual(['/api/health']);
+    } finally {
+      server.events.removeListener('request:unhandled', listener);
+    }
+  });
+
+  it('answers every path of its route table, with any method, and its whole /__mock/ prefix', async () => {
+    const backend = createMockBackend({ seed: 'demo' });
+    server.resetHandlers(...backend.handlers);
+    const origin = 'http://localhost:3000';
+    // A known path asked with the wrong method is still the mock's: 405 with Allow.
+    expect((await fetch(`${origin}/api/domain/1/update`)).status).toBe(405);
+    expect((await fetch(`${origin}/api/qr/image/abc.png`)).status).toBe(404);
+    expect((await fetch(`${origin}/openapi.json`)).status).toBe(200);
+    expect((await fetch(`${origin}/api/v1/wa/messages/send`, { method: 'POST' })).status).toBe(401);
+    expect((await fetch(`${origin}/__mock/no-such-endpoint`)).status).toBe(401);
+    expect((await fetch(`${origin}/__mock`)).status).toBe(401);
+  });
+
   it("lets a test's own server.use(...) override win for its path while other paths still reach the mock", async () => {
     const backend = createMockBackend();
     server.resetHandlers(...backend.handlers);

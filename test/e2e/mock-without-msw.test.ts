@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { describeRun, runProgram } from './support/processes.js';
+
+// A project that installed linkgate but not msw (an optional peer): a resolve hook makes `msw` unresolvable, as in a
+// node_modules without it, and the program imports linkgate/mock the way such a user does.
+const WITHOUT_MSW = `
+import { registerHooks } from 'node:module';
+registerHooks({
+  resolve(specifier, context, next) {
+    if (specifier === 'msw' || specifier.startsWith('msw/')) {
+      throw Object.assign(new Error("Cannot find package 'msw'"), { code: 'ERR_MODULE_NOT_FOUND' });
+    }
+    return next(specifier, context);
+  },
+});
+`;
+
+describe('linkgate/mock without msw installed', () => {
+  it('serves startMockServer and backend.fetch, and backend.handlers says to install msw', async () => {
+    const result = await runProgram(
+      {
+        source: `${WITHOUT_MSW}
+const { createMockBackend, startMockServer } = await import('linkgate/mock');
+const server = await startMockServer({ seed: 'demo' });
+const res = await fetch(server.url + '/api/account', { headers: { authorization: 'Bearer ' + server.backend.adminKey } });
+console.log('server', res.status);
+await server.close();
+const backend = createMockBackend();
+console.log('fetch', (await backend.fetch('/api/account', { headers: { authorization: 'Bearer ' + backend.adminKey } })).status);
+try {
+  backend.handlers;
+  console.log('handlers built');
+} catch (error) {
+  console.log('handlers:', error.message);
+}
+`,
+      },
+      { timeoutMs: 30_000 },
+    );
+    expect(result.code, describeRun(result)).toBe(0);
+    expect(result.stdout).toContain('server 200');
+    expect(result.stdout).toContain('fetch 200');
+    expect(result.stdout).toMatch(/handlers: .*npm install -D msw/);
+  }, 40_000);
+});
