@@ -33,7 +33,7 @@ export {
   type RequestSpec,
 } from './core/api-client.js';
 export { APIPromise, type WithResponse } from './core/api-promise.js';
-export { type Clock, systemClock, type Timer } from './core/clock.js';
+export { type Clock, systemClock, type Timer, type TimerOptions } from './core/clock.js';
 export { type Answer, type AnswerClassifier, classifyManagementAnswer } from './core/error-mapping.js';
 export {
   APIConnectionError,
@@ -43,11 +43,13 @@ export {
   APIUserAbortError,
   AuthenticationError,
   BadRequestError,
+  CrossOriginRedirectError,
   type Issue,
   LinkgateError,
   NotFoundError,
   PermissionDeniedError,
   RateLimitError,
+  ResponseTooLargeError,
   ResponseValidationError,
   ValidationError,
 } from './core/errors.js';

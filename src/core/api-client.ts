@@ -2,12 +2,13 @@ import ky from 'ky';
 import type * as z from 'zod/mini';
 import type { PageData } from '../schemas/page.js';
 import { APIPromise, type WithResponse } from './api-promise.js';
-import { type Clock, sleep, systemClock } from './clock.js';
+import { awaitedTimeout, type Clock, sleep, systemClock } from './clock.js';
 import { type Answer, type AnswerClassifier, errorForStatus, unreadableBodyError } from './error-mapping.js';
 import {
   APIConnectionError,
   APIConnectionTimeoutError,
   APIUserAbortError,
+  CrossOriginRedirectError,
   LinkgateError,
   RateLimitError,
   ResponseValidationError,
@@ -16,6 +17,7 @@ import { type LevelledLogger, type Logger, type LogLevel, levelledLogger, redact
 import { Page, PagePromise } from './pagination.js';
 import type { RateLimitObservation, RateLimitStore } from './rate-limit-store.js';
 import { type RateLimitEvent, RateLimiter, type RateLimitInfo, readRateLimitHeaders } from './rate-limiter.js';
+import { DEFAULT_MAX_RESPONSE_BYTES, readBoundedText } from './response-body.js';
 import { assertServerSide, readEnv } from './runtime.js';
 import { describe, toIssues } from './validation.js';
 
@@ -32,6 +34,13 @@ export interface ClientOptions {
   fetch?: Fetch;
   /** Per-attempt time limit in ms, including reading the body. @default 30000 */
   timeout?: number;
+  /**
+   * The most bytes one answer's body may have (counted after decompression). Reading stops there and the call fails
+   * with ResponseTooLargeError, so an endless or huge answer (or a gzip bomb) cannot exhaust memory. The API's pages
+   * are a few KB; raise it only for very large `limit`s.
+   * @default 16777216 (16 MiB)
+   */
+  maxResponseBytes?: number;
   /** Retries after a connection error, timeout, 408 or 5xx (not for POST). @default 2 */
   maxRetries?: number;
   /** Extra headers on every request. */
@@ -109,6 +118,15 @@ export interface RequestSpec<S extends z.core.$ZodType, T> {
 /** A call answered "rate limited" this many times in a row gives up: someone else is spending the budget. */
 const MAX_RATE_LIMIT_ANSWERS = 5;
 
+/** How far an answer's X-RateLimit-Reset may be from the client's clock before the clocks are taken to differ. */
+const CLOCK_AGREEMENT_MS = 3_600_000;
+
+/** Same-origin redirects followed per attempt, as browsers cap them. */
+const MAX_REDIRECTS = 20;
+
+/** The statuses fetch would follow. */
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+
 /** FNV-1a: a short fingerprint so stores never see the key itself. */
 function fingerprint(text: string): string {
   let hash = 0x811c9dc5;
@@ -131,6 +149,8 @@ export class APIClient {
   declare readonly timeout: number;
   /** Default retries after transient failures. */
   declare readonly maxRetries: number;
+  /** The most bytes one answer's body may have. */
+  declare readonly maxResponseBytes: number;
   readonly #apiKey: string;
   readonly #profile: ClientProfile;
   readonly #fetch: Fetch | undefined;
@@ -143,6 +163,8 @@ export class APIClient {
   readonly #maxRateLimitWait: number;
   readonly #onRateLimit: ((event: RateLimitEvent) => void) | undefined;
   #lastRateLimit: RateLimitObservation | null = null;
+  /** Set when an answer's X-RateLimit-Reset shows the server's clock is not this client's: waits cannot work then. */
+  #clockMismatch: string | null = null;
 
   constructor(options: ClientOptions, profile: ClientProfile) {
     assertServerSide(profile.name, options.dangerouslyAllowBrowser);
@@ -157,6 +179,12 @@ export class APIClient {
     this.baseUrl = normaliseBaseUrl(options.baseUrl ?? readEnv(profile.baseUrlEnv), profile);
     this.timeout = checkNumber(options.timeout ?? 30_000, 'timeout', profile, 1);
     this.maxRetries = checkNumber(options.maxRetries ?? 2, 'maxRetries', profile, 0);
+    this.maxResponseBytes = checkNumber(
+      options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+      'maxResponseBytes',
+      profile,
+      1,
+    );
     this.#fetch = options.fetch;
     this.#headers = { ...options.headers };
     this.#clock = options.clock ?? systemClock;
@@ -294,8 +322,16 @@ export class APIClient {
       const seen = readRateLimitHeaders(response.headers, now);
       if (seen) {
         this.#lastRateLimit = seen;
-        const observed = limiter?.observe(seen);
-        if (observed) await observed;
+        if (this.#clocksAgree(seen, now)) {
+          const observed = limiter?.observe(seen);
+          if (observed) await observed;
+        } else {
+          // A window on another clock cannot be planned by: send freely, and fail (not hang) if told to wait.
+          limiter?.observeUnlimited();
+        }
+      } else if (response.status >= 200 && response.status < 300) {
+        // The API answered without stating a limit: it advertises none, so stop holding requests until it does.
+        limiter?.observeUnlimited();
       }
       log.info?.(`${call} ${response.status} in ${now - started} ms`);
 
@@ -334,7 +370,10 @@ export class APIClient {
     }
   }
 
-  /** One attempt through ky with our own timeout (on the injected clock) and no ky retries. */
+  /**
+   * One attempt through ky with our own timeout (on the injected clock) and no ky retries. Redirects are followed
+   * here, within the base URL's origin only; the body is read with the `maxResponseBytes` bound.
+   */
   async #send(
     spec: RequestSpec<z.core.$ZodType, unknown>,
     url: string,
@@ -344,21 +383,39 @@ export class APIClient {
     signal: AbortSignal | undefined,
   ): Promise<{ response: Response; text: string }> {
     const timer = new AbortController();
-    const handle = this.#clock.setTimeout(() => timer.abort(), timeout);
+    // Awaited by the caller, so it may keep the process alive; cancelled below whatever happens.
+    const handle = awaitedTimeout(this.#clock, () => timer.abort(), timeout);
     const abort = signal ? AbortSignal.any([signal, timer.signal]) : timer.signal;
     const send = this.#fetch ?? globalThis.fetch;
+    let target = url;
+    let method: string = spec.method;
+    let payload = body;
     try {
-      // The signal goes to fetch rather than to ky: ky would merge it with its own through AbortSignal.any on every call.
-      const response = await ky(url, {
-        method: spec.method,
-        headers,
-        body,
-        timeout: false,
-        retry: 0,
-        throwHttpErrors: false,
-        fetch: (request, init) => send(request, { ...init, signal: abort }),
-      });
-      return { response, text: await response.text() };
+      for (let redirects = 0; ; redirects++) {
+        // The signal goes to fetch rather than to ky: ky would merge it with its own through AbortSignal.any on every call.
+        const response = await ky(target, {
+          method,
+          headers,
+          body: payload,
+          timeout: false,
+          retry: 0,
+          throwHttpErrors: false,
+          redirect: 'manual',
+          fetch: (request, init) => send(request, { ...init, signal: abort }),
+        });
+        const next = this.#redirectTarget(spec, response, target, redirects);
+        if (next === null) {
+          const text = await readBoundedText(response, this.maxResponseBytes, `${spec.method} ${spec.path}`);
+          return { response, text };
+        }
+        void response.body?.cancel().catch(() => {});
+        // As fetch does: 303, and 301/302 after a POST, become a GET without a body.
+        if (response.status === 303 || ((response.status === 301 || response.status === 302) && method === 'POST')) {
+          method = 'GET';
+          payload = undefined;
+        }
+        target = next;
+      }
     } catch (error) {
       if (signal?.aborted) throw userAbort(spec);
       if (timer.signal.aborted) {
@@ -366,6 +423,8 @@ export class APIClient {
           `${spec.method} ${spec.path} got no answer within ${timeout} ms. Raise the timeout option or retry later.`,
         );
       }
+      // Our own verdicts (too large, cross-origin redirect) are not connection failures.
+      if (error instanceof LinkgateError) throw error;
       // ky's errors hold the Request (with its Authorization header); keep only the underlying cause.
       const cause = (error as { cause?: unknown }).cause ?? error;
       const detail = (cause as { cause?: { code?: string } }).cause?.code;
@@ -378,6 +437,45 @@ export class APIClient {
     } finally {
       handle.cancel();
     }
+  }
+
+  /**
+   * Where a redirect answer points, when it is to be followed (same origin); null when the answer is not a redirect
+   * (a 3xx without Location is an answer like any other). Throws for another origin, or past {@link MAX_REDIRECTS}.
+   */
+  #redirectTarget(
+    spec: RequestSpec<z.core.$ZodType, unknown>,
+    response: Response,
+    from: string,
+    redirects: number,
+  ): string | null {
+    const { status } = response;
+    // Browsers hide a manual redirect's target (an "opaqueredirect" with status 0).
+    const hidden = response.type === 'opaqueredirect';
+    const location = hidden ? null : response.headers.get('location');
+    if (!hidden && (!REDIRECT_STATUSES.has(status) || location === null)) return null;
+    const call = `${spec.method} ${spec.path}`;
+    let next: URL | null = null;
+    try {
+      next = location === null ? null : new URL(location, from);
+    } catch {
+      // An unparsable Location is treated like a hidden one: not followed.
+    }
+    const base = new URL(this.baseUrl).origin;
+    if (next === null || next.origin !== base) {
+      void response.body?.cancel().catch(() => {});
+      const to = next === null ? 'a target this runtime does not reveal' : `another origin, ${next.origin}`;
+      throw new CrossOriginRedirectError(
+        `${call} was redirected (HTTP ${status || 'redirect'}) to ${to}; linkgate follows redirects only within ${base}, so your request body, headers and the answer stay with baseUrl. If the service has moved, set baseUrl to its new origin.`,
+        { status, targetOrigin: next?.origin ?? null },
+      );
+    }
+    if (redirects >= MAX_REDIRECTS) {
+      throw new APIConnectionError(
+        `${call} was redirected more than ${MAX_REDIRECTS} times within ${base}; the server is redirecting in a loop. Check baseUrl.`,
+      );
+    }
+    return next.href;
   }
 
   #parse<S extends z.core.$ZodType, T>(spec: RequestSpec<S, T>, answer: Answer): T {
@@ -398,6 +496,10 @@ export class APIClient {
     answers: number,
     signal: AbortSignal | undefined,
   ): Promise<void> {
+    if (this.#clockMismatch) {
+      failure.message += ` ${this.#clockMismatch}`;
+      throw failure;
+    }
     const now = this.#clock.now();
     // Never spin: a rate-limit answer always waits at least a second.
     const resetAt = Math.max(failure.resetAt.getTime(), now + 1000);
@@ -417,6 +519,27 @@ export class APIClient {
     // Blocking the shared budget holds every other call too; acquire() then waits for the reset.
     if (this.#limiter) await this.#limiter.block(resetAt);
     else await this.#sleep(spec, waitMs, signal);
+  }
+
+  /**
+   * Whether an answer's window end is plausible on this client's clock. Windows last a minute, so a reset more than an
+   * hour away means two clocks (typically a ManualClock given to the mock but not to the client); remembered, logged
+   * once, and named in the error of any wait that follows, instead of a wait that never ends.
+   */
+  #clocksAgree(seen: RateLimitObservation, now: number): boolean {
+    const offMs = seen.resetAt - now;
+    if (Math.abs(offMs) <= CLOCK_AGREEMENT_MS) {
+      this.#clockMismatch = null;
+      return true;
+    }
+    if (this.#clockMismatch === null) {
+      const hours = Math.round(Math.abs(offMs) / 3_600_000);
+      this.#clockMismatch =
+        `The server's clock and this client's disagree by about ${hours} h (X-RateLimit-Reset ${new Date(seen.resetAt).toISOString()}, client clock ${new Date(now).toISOString()}), so waiting for the server's window cannot work. ` +
+        `If you gave the mock a ManualClock, pass the same clock to the client: new ${this.#profile.name}({ clock }).`;
+      this.#log.warn?.(this.#clockMismatch);
+    }
+    return false;
   }
 
   async #sleep(spec: RequestSpec<z.core.$ZodType, unknown>, ms: number, signal: AbortSignal | undefined) {

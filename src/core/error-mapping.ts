@@ -48,10 +48,20 @@ function where(answer: Answer, detail = ''): string {
   return `(${answer.method} ${answer.path} answered HTTP ${answer.status}${detail})`;
 }
 
-/** Builds a RateLimitError from `Retry-After` (body or header, seconds) or `X-RateLimit-Reset`. */
+/** `Retry-After` in seconds, from its delay-seconds or HTTP-date form (RFC 9110); NaN when absent or unreadable. */
+export function parseRetryAfter(value: unknown, now: number): number {
+  if (typeof value === 'number') return value >= 0 ? value : Number.NaN;
+  if (typeof value !== 'string' || value.trim() === '') return Number.NaN;
+  const trimmed = value.trim();
+  if (/^\d+(\.\d+)?$/.test(trimmed)) return Number(trimmed);
+  const date = Date.parse(trimmed);
+  return Number.isNaN(date) ? Number.NaN : Math.max(0, (date - now) / 1000);
+}
+
+/** Builds a RateLimitError from `Retry-After` (body or header, seconds or HTTP date) or `X-RateLimit-Reset`. */
 export function rateLimitErrorFrom(answer: Answer, message?: string): RateLimitError {
-  const fromBody = isRecord(answer.body) ? Number(answer.body['Retry-After']) : Number.NaN;
-  const fromHeader = Number(answer.headers.get('retry-after') ?? Number.NaN);
+  const fromBody = isRecord(answer.body) ? parseRetryAfter(answer.body['Retry-After'], answer.now) : Number.NaN;
+  const fromHeader = parseRetryAfter(answer.headers.get('retry-after'), answer.now);
   const resetHeader = parseReset(answer.headers.get('x-ratelimit-reset'), answer.now);
   let retryAfter = Number.isFinite(fromBody) ? fromBody : Number.isFinite(fromHeader) ? fromHeader : Number.NaN;
   if (!Number.isFinite(retryAfter)) retryAfter = resetHeader !== null ? (resetHeader - answer.now) / 1000 : 60;

@@ -132,3 +132,40 @@ export class ValidationError extends LinkgateError {
     this.issues = issues;
   }
 }
+
+/**
+ * The answer's body was larger than `maxResponseBytes` (counted after decompression, so a gzip bomb is caught too).
+ * Reading stopped at the bound; nothing was parsed. The request may or may not have been applied.
+ */
+export class ResponseTooLargeError extends LinkgateError {
+  /** HTTP status of the answer. */
+  declare readonly status: number;
+  /** Response headers. */
+  declare readonly headers: Headers;
+  /** The bound that was passed, in bytes (the client's `maxResponseBytes`). */
+  declare readonly maxResponseBytes: number;
+
+  constructor(message: string, init: { status: number; headers: Headers; maxResponseBytes: number }) {
+    super(message);
+    this.status = init.status;
+    this.headers = init.headers;
+    this.maxResponseBytes = init.maxResponseBytes;
+  }
+}
+
+/**
+ * The server redirected the call to another origin. linkgate follows redirects only within the `baseUrl`'s origin,
+ * so the request body, custom headers and the answer never go to or come from another host.
+ */
+export class CrossOriginRedirectError extends LinkgateError {
+  /** HTTP status of the redirect (301, 302, 303, 307, 308). */
+  declare readonly status: number;
+  /** The origin the server redirected to, e.g. `https://other.example`; `null` when the runtime hides it (browsers). */
+  declare readonly targetOrigin: string | null;
+
+  constructor(message: string, init: { status: number; targetOrigin: string | null }) {
+    super(message);
+    this.status = init.status;
+    this.targetOrigin = init.targetOrigin;
+  }
+}

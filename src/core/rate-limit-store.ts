@@ -65,7 +65,10 @@ export interface RateLimitStore {
    * current window can only lower `remaining`; one from an ended window refunds the request to a provisional window.
    */
   observe(key: string, seen: RateLimitObservation, inFlight: number, now: number): MaybePromise<void>;
-  /** The API answered "rate limited": the budget is spent until `resetAt`. */
+  /**
+   * The API answered "rate limited": the budget is spent until `resetAt`, which replaces a provisional (guessed)
+   * window's end, so a short `Retry-After` is not stretched to the assumed window.
+   */
   block(key: string, resetAt: number): MaybePromise<void>;
 }
 
@@ -84,7 +87,8 @@ export class MemoryRateLimitStore implements RateLimitStore {
   take(key: string, now: number, inFlight: number, assumed: AssumedWindow): TakeResult {
     let state = this.#states.get(key);
     if (!state || now >= state.resetAt) {
-      const limit = state?.limit ?? assumed.limit;
+      // After "X-RateLimit-Limit: 0" one request per window still goes out, to learn whether the limit was raised.
+      const limit = Math.max(1, state?.limit ?? assumed.limit);
       // Requests still in flight may land in the new window, so they are counted against it.
       state = { limit, remaining: Math.max(0, limit - inFlight), resetAt: now + assumed.windowMs, provisional: true };
       this.#states.set(key, state);
@@ -115,7 +119,8 @@ export class MemoryRateLimitStore implements RateLimitStore {
     const state = this.#states.get(key);
     if (state) {
       state.remaining = 0;
-      state.resetAt = Math.max(state.resetAt, resetAt);
+      // The API's own word (Retry-After) replaces a guessed window; a window its headers stated can only grow.
+      state.resetAt = state.provisional ? resetAt : Math.max(state.resetAt, resetAt);
       state.provisional = false;
     } else {
       this.#states.set(key, { limit: 30, remaining: 0, resetAt, provisional: false });

@@ -1,4 +1,4 @@
-import type { Clock, Timer } from './clock.js';
+import { awaitedTimeout, type Clock, type Timer } from './clock.js';
 import { APIUserAbortError, RateLimitError } from './errors.js';
 import {
   type AssumedWindow,
@@ -82,6 +82,8 @@ export function parseReset(value: string | null, now: number): number | null {
  * Shares one request budget between every call of a client: holds new requests while the budget is spent instead of
  * sending them to fail, queues concurrent calls in order, and reads the budget back from each answer's headers.
  * Before the first answer it assumes the documented 30 requests per 60 s, so a burst of calls never outruns it.
+ * An answer without `X-RateLimit-*` headers says the API advertises no limit: from then on nothing is held (see
+ * {@link observeUnlimited}) until an answer carries the headers again or the API answers "rate limited".
  */
 export class RateLimiter {
   readonly #clock: Clock;
@@ -96,6 +98,8 @@ export class RateLimiter {
   #lastState: RateLimitState | null = null;
   #timer: Timer | null = null;
   #draining = false;
+  /** True after an answer without rate-limit headers: requests go out without taking budget. */
+  #unlimited = false;
 
   constructor(options: RateLimiterOptions) {
     this.#clock = options.clock;
@@ -114,6 +118,10 @@ export class RateLimiter {
    */
   acquire(signal?: AbortSignal, notify = true): Promise<void> | undefined {
     if (signal?.aborted) return Promise.reject(abortError());
+    if (this.#unlimited && this.#queue.length === 0) {
+      this.#inFlight++;
+      return undefined;
+    }
     if (this.#queue.length === 0) {
       const taken = this.#take();
       if (!isPromise(taken)) {
@@ -135,6 +143,7 @@ export class RateLimiter {
 
   /** Feeds an answer's rate-limit figures back into the budget. Call after {@link release}. */
   observe(seen: RateLimitObservation): Promise<void> | undefined {
+    this.#unlimited = false;
     const done = this.#store.observe(this.#key, seen, this.#inFlight, this.#clock.now());
     // A bigger limit than assumed, or a new window, may free queued calls now.
     const wake = () => {
@@ -146,8 +155,19 @@ export class RateLimiter {
     return undefined;
   }
 
+  /**
+   * An answer carried no `X-RateLimit-*` headers: the API advertises no limit (a deployment without one, or
+   * `linkgate mock --rate-limit off`). Stop holding requests, and free those already queued, until an answer states
+   * a limit again ({@link observe}) or the API answers "rate limited" ({@link block}).
+   */
+  observeUnlimited(): void {
+    this.#unlimited = true;
+    if (this.#queue.length > 0) this.#drainSoon(0);
+  }
+
   /** The API answered "rate limited" until `resetAt`: hold everything until then. */
   async block(resetAt: number): Promise<void> {
+    this.#unlimited = false;
     const done = this.#store.block(this.#key, resetAt);
     if (isPromise(done)) await done;
   }
@@ -176,6 +196,14 @@ export class RateLimiter {
    */
   #refusal(state: RateLimitState, now: number): RateLimitError | null {
     const waitMs = Math.max(0, state.resetAt - now);
+    if (state.limit <= 0) {
+      // Every window would be spent before it starts: waiting would never end.
+      return localRateLimitError(
+        state,
+        now,
+        'the API states a limit of 0 requests per window for this key (X-RateLimit-Limit: 0), so waiting cannot help; check the key and its plan',
+      );
+    }
     if (this.#mode === 'throw') {
       return localRateLimitError(state, now, `rateLimit is 'throw'; pass rateLimit: 'wait' to hold requests instead`);
     }
@@ -208,6 +236,11 @@ export class RateLimiter {
         onAbort: () => {
           const i = this.#queue.indexOf(waiter);
           if (i >= 0) this.#queue.splice(i, 1);
+          // Nobody waits any more: the wake-up timer would only keep the process alive for nothing.
+          if (this.#queue.length === 0 && !this.#draining) {
+            this.#timer?.cancel();
+            this.#timer = null;
+          }
           reject(abortError());
         },
       };
@@ -220,7 +253,9 @@ export class RateLimiter {
 
   #drainSoon(ms: number): void {
     this.#timer?.cancel();
-    this.#timer = this.#clock.setTimeout(
+    // Only scheduled while someone is queued, so it keeps the process alive exactly as long as a caller waits.
+    this.#timer = awaitedTimeout(
+      this.#clock,
       () => {
         this.#timer = null;
         void this.#drain();
@@ -235,6 +270,13 @@ export class RateLimiter {
     this.#draining = true;
     try {
       while (this.#queue.length > 0) {
+        if (this.#unlimited) {
+          const waiter = this.#queue.shift() as Waiter;
+          waiter.signal?.removeEventListener('abort', waiter.onAbort);
+          this.#inFlight++;
+          waiter.resolve();
+          continue;
+        }
         const taken = this.#take();
         const result = isPromise(taken) ? await taken : taken;
         const head = this.#queue.shift();

@@ -1,0 +1,51 @@
+import { ResponseTooLargeError } from './errors.js';
+
+/** The default bound on one answer's body: the API's pages are a few KB, so this is generous yet keeps memory flat. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
+
+// Decodes like Response.text(): UTF-8, a leading BOM dropped, invalid bytes replaced.
+const decoder = new TextDecoder();
+
+/**
+ * Reads a response body as UTF-8 text, streaming, and stops at `maxBytes` (decoded bytes: the runtime has already
+ * inflated gzip or brotli), so an endless, huge or compressed-bomb answer costs at most `maxBytes` of memory.
+ * `call` (e.g. `GET /api/domains`) names the request in the error.
+ */
+export async function readBoundedText(response: Response, maxBytes: number, call: string): Promise<string> {
+  const tooLarge = (what: string) =>
+    new ResponseTooLargeError(
+      `${call} answered HTTP ${response.status} with ${what} than maxResponseBytes (${maxBytes} bytes, counted after decompression); reading stopped there and nothing was parsed. ` +
+        'If such an answer is expected, raise the maxResponseBytes option; otherwise check baseUrl: this server does not answer like the API.',
+      { status: response.status, headers: response.headers, maxResponseBytes: maxBytes },
+    );
+  const declared = Number(response.headers.get('content-length') ?? Number.NaN);
+  // A declared length only bounds the decoded size when nothing is compressed.
+  if (declared > maxBytes && !response.headers.has('content-encoding')) {
+    void response.body?.cancel().catch(() => {});
+    throw tooLarge(`a declared body of ${declared} bytes, more`);
+  }
+  const body = response.body;
+  if (!body) return '';
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      // Cancelling releases the connection; its outcome does not matter any more.
+      void reader.cancel().catch(() => {});
+      throw tooLarge('a body larger');
+    }
+    chunks.push(value);
+  }
+  if (chunks.length === 1) return decoder.decode(chunks[0]);
+  const all = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    all.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return decoder.decode(all);
+}
