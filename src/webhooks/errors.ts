@@ -20,9 +20,16 @@ export const WEBHOOK_ERROR_STATUS = {
   event_mismatch: 400,
   /** The body is larger than the limit (1 MB by default). */
   body_too_large: 413,
+  /** The body did not arrive in full within `bodyTimeoutMs` (8 s by default): a stalled or hostile client. */
+  body_timeout: 408,
+  /** The connection ended (or the body stream failed) before the whole body arrived. */
+  body_incomplete: 400,
   /** The delivery id was already handled; acknowledge it and do nothing. */
   duplicate: 200,
-  /** The receiver passed a parsed object (or nothing) instead of the raw body: a set-up bug in the receiver. */
+  /**
+   * The receiver passed a parsed object (or nothing, or a body already read) instead of the raw body: a set-up bug in
+   * the receiver, reported to `onError` once per handler.
+   */
   raw_body_required: 500,
 } as const;
 

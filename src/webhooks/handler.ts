@@ -26,6 +26,12 @@ export interface HandlerFailureContext {
   deliveryId?: string;
   /** True when the gateway was already answered 200 (the handler outlived `ackTimeoutMs`), so it will not retry. */
   acknowledged: boolean;
+  /**
+   * True for a mistake in how the receiver is mounted or configured (e.g. `raw_body_required`: a body parser read the
+   * body first). Every delivery fails the same way until it is fixed, so it is reported once per cause (error code)
+   * per handler, not once per delivery; each delivery is still answered 500 and passed to `onRejected`.
+   */
+  setup?: boolean;
 }
 
 /** Options of {@link createWebhookHandler}: the verification options plus the routing. */
@@ -35,7 +41,8 @@ export interface WebhookHandlerOptions extends VerifyWebhookOptions {
   /** Handler for events the catalog does not list; without it they are acknowledged and ignored. */
   onUnknown?: EventHandler<UnknownWebhookEvent>;
   /**
-   * Told about every handler failure, including those after the delivery was already acknowledged.
+   * Told about every handler failure, including those after the delivery was already acknowledged, and about set-up
+   * mistakes that make the receiver answer 500 (`context.setup`, once per cause per handler).
    * @default logs to console.error
    */
   onError?: (error: unknown, context: HandlerFailureContext) => void;
@@ -58,6 +65,8 @@ export interface WebhookHandlerOptions extends VerifyWebhookOptions {
 export type WebhookRequestHandler = ((request: Request) => Promise<Response>) & {
   /** The largest body accepted, in bytes (read by {@link toNodeHandler}). */
   readonly maxBodyBytes: number;
+  /** How long a body may take to arrive, in ms (read by {@link toNodeHandler}). */
+  readonly bodyTimeoutMs: number;
 };
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
@@ -99,6 +108,13 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookReq
       // A failing reporter must not turn an answered delivery into a crash.
     }
   };
+  // Per handler: a set-up mistake fails every delivery alike, and one report says all there is to say.
+  const reportedSetup = new Set<string>();
+  const reportSetup = (error: WebhookVerificationError) => {
+    if (reportedSetup.has(error.code)) return;
+    reportedSetup.add(error.code);
+    report(error, { acknowledged: false, setup: true });
+  };
 
   const handle = async (request: Request): Promise<Response> => {
     if (request.method !== 'POST') {
@@ -118,6 +134,8 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookReq
         } catch {
           // Reporting is best effort; the answer still goes out.
         }
+        // A 5xx refusal is the receiver's own fault (how it is mounted), which only its team can fix.
+        if (error.status >= 500) reportSetup(error);
         return answer(error.status, error.toJSON());
       }
       // E.g. the dedupe store is down: 500 lets the gateway retry later.
@@ -157,7 +175,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookReq
     }
     return new Response(ACK_BODY, { status: 200, headers: JSON_HEADERS });
   };
-  return Object.assign(handle, { maxBodyBytes: verifier.maxBodyBytes });
+  return Object.assign(handle, { maxBodyBytes: verifier.maxBodyBytes, bodyTimeoutMs: verifier.bodyTimeoutMs });
 }
 
 type Outcome = { status: 'done' } | { status: 'timed_out' } | { status: 'failed'; error: unknown };
@@ -216,6 +234,13 @@ function answer(status: number, body: object): Response {
 }
 
 function defaultOnError(error: unknown, context: HandlerFailureContext): void {
+  if (context.setup && error instanceof WebhookVerificationError) {
+    // The message alone: it says what to change, and a stack trace would bury it.
+    console.error(
+      `linkgate/webhooks: the webhook receiver is set up wrongly and answers 500 to every delivery until this is fixed (${error.code}): ${error.message} (Reported once per handler; pass onError to handle this.)`,
+    );
+    return;
+  }
   console.error(
     `linkgate/webhooks: the ${context.event ?? 'webhook'} handler failed${context.acknowledged ? ' after the delivery was acknowledged (the gateway will not retry)' : ''}; pass onError to handle this.`,
     error,

@@ -61,7 +61,7 @@ export {
   type UnknownWebhookEvent,
 } from './parse.js';
 export { decodeQrImage } from './qr-image.js';
-export { DEFAULT_MAX_BODY_BYTES, type RawBody } from './raw-body.js';
+export { DEFAULT_BODY_TIMEOUT_MS, DEFAULT_MAX_BODY_BYTES, type RawBody } from './raw-body.js';
 export type { SecretList, TenantAndDeviceSecrets, WebhookSecretOption } from './secrets.js';
 export {
   createTestDelivery,

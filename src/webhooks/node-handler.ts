@@ -1,6 +1,7 @@
 import { WebhookVerificationError } from './errors.js';
 import type { NodeHeaders } from './header-reader.js';
-import { concat, DEFAULT_MAX_BODY_BYTES, tooLarge } from './raw-body.js';
+import { NodeRequestBody } from './node-body.js';
+import { DEFAULT_BODY_TIMEOUT_MS, DEFAULT_MAX_BODY_BYTES } from './raw-body.js';
 
 /**
  * The parts of Node's `IncomingMessage` (or an Express request) the adapter uses, stated structurally so this entry
@@ -40,6 +41,13 @@ export interface NodeHandlerOptions {
    * not state one, 1 MB plus 64 KB of headroom, leaving the exact decision to the handler.
    */
   maxBodyBytes?: number;
+  /**
+   * How long the body may take to arrive, in ms from the request's arrival; past it reading stops, the handler's read
+   * fails with `body_timeout` (408) and, once answered, the connection is closed. Defaults to the handler's own
+   * `bodyTimeoutMs`.
+   * @default 8000
+   */
+  bodyTimeoutMs?: number;
 }
 
 /** A `(req, res)` listener for `node:http` and Express (`next` is called only for errors of the adapter itself). */
@@ -52,9 +60,12 @@ export type NodeWebhookHandler = (
 const HEADROOM = 64 * 1024;
 
 /**
- * Adapts a fetch-style handler (from {@link createWebhookHandler}) to `node:http` and Express. It reads the raw body
- * itself, or uses `req.rawBody` / a Buffer `req.body` when a framework already read it, and stops reading as soon as
- * the body passes the limit, answering 413 without buffering the rest.
+ * Adapts a fetch-style handler (from {@link createWebhookHandler}) to `node:http` and Express. The handler gets the
+ * body as a stream read only when it asks, so a delivery refused on its headers (no or wrong secret) is answered 401
+ * without reading a byte of it; the body is bounded in size (413) and in time (408); and a body left unread when the
+ * answer goes out is let flow to nowhere for a moment, then its connection is closed, so it cannot hold the receiver.
+ * It uses `req.rawBody` / a Buffer `req.body` when a framework already read the body, and a body a parser already
+ * consumed fails the handler's read with `raw_body_required`, which the handler reports to `onError` once.
  *
  * @example
  * http.createServer(toNodeHandler(createWebhookHandler({ secret, on }))).listen(3000);
@@ -62,30 +73,37 @@ const HEADROOM = 64 * 1024;
  * app.post('/webhooks', toNodeHandler(handler));
  */
 export function toNodeHandler(
-  handler: ((request: Request) => Promise<Response>) & { maxBodyBytes?: number },
+  handler: ((request: Request) => Promise<Response>) & { maxBodyBytes?: number; bodyTimeoutMs?: number },
   options: NodeHandlerOptions = {},
 ): NodeWebhookHandler {
-  const limit = options.maxBodyBytes ?? handler.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES + HEADROOM;
+  const maxBytes = options.maxBodyBytes ?? handler.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES + HEADROOM;
   // A limit that is not a number would compare false against every size and silently turn the 413 off.
-  if (!Number.isInteger(limit) || limit < 1) {
+  if (!Number.isInteger(maxBytes) || maxBytes < 1) {
     throw new TypeError(
-      `toNodeHandler options.maxBodyBytes must be a positive integer number of bytes; got ${String(limit)}.`,
+      `toNodeHandler options.maxBodyBytes must be a positive integer number of bytes; got ${String(maxBytes)}.`,
+    );
+  }
+  const timeoutMs = options.bodyTimeoutMs ?? handler.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS;
+  if (!Number.isInteger(timeoutMs) || timeoutMs < 1) {
+    throw new TypeError(
+      `toNodeHandler options.bodyTimeoutMs must be a positive integer number of milliseconds; got ${String(timeoutMs)}.`,
     );
   }
   return async (req, res, next) => {
+    const body = new NodeRequestBody(req, { maxBytes, timeoutMs });
     try {
-      const body = await readNodeBody(req, limit);
       const method = req.method ?? 'POST';
-      const request = new Request(requestUrl(req.url), {
+      const init: RequestInit & { duplex?: 'half' } = {
         method,
         headers: toHeaders(req.headers),
-        body: method === 'GET' || method === 'HEAD' ? null : (body as BodyInit),
-      });
-      await send(res, await handler(request));
+        body: method === 'GET' || method === 'HEAD' ? null : body.stream,
+        // Required by fetch for a streamed request body.
+        duplex: 'half',
+      };
+      await send(res, await handler(new Request(requestUrl(req.url), init)));
     } catch (error) {
       if (error instanceof WebhookVerificationError) {
         await send(res, Response.json(error.toJSON(), { status: error.status }));
-        if (error.code === 'body_too_large') drain(req);
       } else if (next) next(error);
       else if (!res.headersSent) {
         await send(
@@ -96,45 +114,10 @@ export function toNodeHandler(
           ),
         );
       }
+    } finally {
+      body.settle();
     }
   };
-}
-
-/** The raw body, from what a framework kept or from the stream, refusing parsed objects and oversized bodies. */
-async function readNodeBody(req: NodeRequestLike, limit: number): Promise<Uint8Array | string> {
-  for (const kept of [req.rawBody, req.body]) {
-    if (typeof kept === 'string' || kept instanceof Uint8Array) {
-      if ((typeof kept === 'string' ? kept.length : kept.byteLength) > limit) throw tooLarge(limit);
-      return kept;
-    }
-  }
-  if (req.body !== undefined && req.body !== null && req.readableEnded === true) {
-    throw new WebhookVerificationError(
-      'raw_body_required',
-      'A body parser (e.g. express.json()) already consumed the request, and no raw body was kept. ' +
-        "Mount the webhook route before express.json(), or use express.raw({ type: 'application/json' }) on it.",
-    );
-  }
-  const declared = req.headers['content-length'];
-  if (typeof declared === 'string' && /^\d+$/.test(declared) && Number(declared) > limit) throw tooLarge(limit);
-  // Driving the iterator by hand: leaving a for-await early would destroy the socket before the 413 goes out.
-  const iterator = req[Symbol.asyncIterator]();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await iterator.next();
-    if (done) break;
-    const chunk = typeof value === 'string' ? new TextEncoder().encode(value) : value;
-    total += chunk.byteLength;
-    if (total > limit) throw tooLarge(limit);
-    chunks.push(chunk);
-  }
-  return concat(chunks, total);
-}
-
-/** Lets the rest of an oversized body flow to nowhere, so the socket can still deliver the 413. */
-function drain(req: NodeRequestLike): void {
-  (req as { resume?: () => void }).resume?.();
 }
 
 function requestUrl(path: string | undefined): string {

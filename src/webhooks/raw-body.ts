@@ -1,3 +1,4 @@
+import type { Clock } from '../core/clock.js';
 import { WebhookVerificationError } from './errors.js';
 
 /** The gateway's documented payload ceiling is 1 MB of media; a delivery body above 1 MiB is refused. */
@@ -41,25 +42,59 @@ export function rawBodyText(body: unknown, maxBytes: number): string {
 }
 
 /**
- * Reads a web `Request` body, stopping as soon as it passes `maxBytes` (an honest `Content-Length` above the limit is
- * refused before reading), so an oversized body is never buffered whole.
+ * The gateway abandons an attempt after 8 s, so a body still arriving by then can no longer be acknowledged in time:
+ * reading stops there and the delivery is refused with `body_timeout` (408).
  */
-export async function readRequestText(request: Request, maxBytes: number): Promise<string> {
+export const DEFAULT_BODY_TIMEOUT_MS = 8000;
+
+/** How long a body may take to arrive, and the clock that times it. */
+export interface BodyDeadline {
+  /** Milliseconds from the start of reading to the body's end. */
+  timeoutMs: number;
+  /** Where the timer comes from (a `ManualClock` in tests). */
+  clock: Pick<Clock, 'setTimeout'>;
+}
+
+/**
+ * Reads a web `Request` body, stopping as soon as it passes `maxBytes` (an honest `Content-Length` above the limit is
+ * refused before reading) or when it has not ended within the deadline, so an oversized or never-ending body is never
+ * buffered whole nor waited for forever.
+ */
+export async function readRequestText(request: Request, maxBytes: number, deadline: BodyDeadline): Promise<string> {
   const declared = request.headers.get('content-length');
   if (declared !== null && /^\d+$/.test(declared) && Number(declared) > maxBytes) throw tooLarge(maxBytes);
+  if (request.bodyUsed) throw bodyAlreadyRead();
   if (request.body === null) return '';
   const reader = request.body.getReader();
+  let timedOut = false;
+  // Cancelling ends the pending read (done: true) and tells the source to stop, so its buffers are freed.
+  const timer = deadline.clock.setTimeout(
+    () => {
+      timedOut = true;
+      reader.cancel(bodyTimedOut(deadline.timeoutMs)).catch(() => {});
+    },
+    deadline.timeoutMs,
+    // The handler awaits this read: a plain script must not exit under it.
+    { keepAlive: true },
+  );
   const chunks: Uint8Array[] = [];
   let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > maxBytes) {
-      await reader.cancel().catch(() => {});
-      throw tooLarge(maxBytes);
+  try {
+    for (;;) {
+      const { done, value } = await reader.read().catch((error: unknown) => {
+        throw error instanceof WebhookVerificationError ? error : incomplete(error);
+      });
+      if (timedOut) throw bodyTimedOut(deadline.timeoutMs);
+      if (done) break;
+      total += value.byteLength;
+      if (total > maxBytes) {
+        reader.cancel().catch(() => {});
+        throw tooLarge(maxBytes);
+      }
+      chunks.push(value);
     }
-    chunks.push(value);
+  } finally {
+    timer.cancel();
   }
   return rawBodyText(concat(chunks, total), maxBytes);
 }
@@ -74,6 +109,35 @@ export function concat(chunks: readonly Uint8Array[], total: number): Uint8Array
     offset += chunk.byteLength;
   }
   return out;
+}
+
+/** The error for a body that did not arrive in time. */
+export function bodyTimedOut(timeoutMs: number): WebhookVerificationError {
+  return new WebhookVerificationError(
+    'body_timeout',
+    `The body did not arrive in full within ${timeoutMs} ms, so reading stopped. The gateway sends its small deliveries at once; ` +
+      'this was a stalled or hostile client. If legitimate deliveries are cut off (a slow proxy in between), raise bodyTimeoutMs.',
+  );
+}
+
+/** The error for a body whose stream failed or whose connection closed before its end. */
+export function incomplete(cause?: unknown): WebhookVerificationError {
+  const error = new WebhookVerificationError(
+    'body_incomplete',
+    'The request body ended before it was complete (the client closed the connection, or the body stream failed).',
+  );
+  if (cause !== undefined) error.cause = cause;
+  return error;
+}
+
+/** The error for a `Request` whose body somebody read before the webhook handler got it. */
+function bodyAlreadyRead(): WebhookVerificationError {
+  return new WebhookVerificationError(
+    'raw_body_required',
+    'The request body was already read (request.bodyUsed) before the webhook handler got it, so it cannot be verified. ' +
+      'Pass the Request untouched (in Hono: c.req.raw before any c.req.json() or c.req.text()), or pass request.clone() ' +
+      'if your code must read it first.',
+  );
 }
 
 /** The error for a body above the limit. */

@@ -1,11 +1,18 @@
-import type { Clock } from '../core/clock.js';
+import { type Clock, systemClock } from '../core/clock.js';
 import { matchesAny } from './constant-time.js';
 import { type DedupeStore, MemoryDedupeStore } from './dedupe.js';
 import { DEFAULT_HEADER_PREFIX } from './delivery-headers.js';
 import { WebhookVerificationError } from './errors.js';
 import { type HeaderSource, readHeader } from './header-reader.js';
 import { type ParsedWebhookEvent, parseJsonText, validateEvent } from './parse.js';
-import { DEFAULT_MAX_BODY_BYTES, type RawBody, rawBodyText, readRequestText } from './raw-body.js';
+import {
+  type BodyDeadline,
+  DEFAULT_BODY_TIMEOUT_MS,
+  DEFAULT_MAX_BODY_BYTES,
+  type RawBody,
+  rawBodyText,
+  readRequestText,
+} from './raw-body.js';
 import { compileSecrets, type SecretBook, type WebhookSecretOption } from './secrets.js';
 
 /** A delivery as raw parts: headers (web `Headers` or Node's headers object) and the raw body (text or bytes). */
@@ -26,10 +33,11 @@ export interface VerifyWebhookOptions {
    */
   tolerance?: number | false;
   /**
-   * Where the current time comes from (only `now()` is used here).
+   * Where the current time comes from: `now()` for the timestamp window, and `setTimeout` (when the clock has it) for
+   * `bodyTimeoutMs`.
    * @default systemClock
    */
-  clock?: Pick<Clock, 'now'>;
+  clock?: Pick<Clock, 'now'> & Partial<Pick<Clock, 'setTimeout'>>;
   /**
    * Records delivery ids so a repeated delivery is reported as a duplicate instead of handled twice: a store (e.g. Redis,
    * see {@link DedupeStore}), or `true` for an in-memory {@link MemoryDedupeStore} (10,000 ids). With `verifyWebhook`,
@@ -52,6 +60,13 @@ export interface VerifyWebhookOptions {
    * @default 1_048_576 (1 MB)
    */
   maxBodyBytes?: number;
+  /**
+   * How long a `Request` body may take to arrive, in ms, counted from when reading starts (after the secret matched);
+   * past it reading stops and the delivery is refused with `body_timeout` (408), so a never-ending body cannot hold
+   * the receiver. `toNodeHandler` applies the same bound to the socket, from the request's arrival.
+   * @default 8000 (the gateway abandons an attempt after 8 s)
+   */
+  bodyTimeoutMs?: number;
 }
 
 /** The outcome of {@link verifyWebhookDelivery}. */
@@ -73,6 +88,7 @@ export interface CompiledVerifier {
   readonly dedupe: DedupeStore | undefined;
   readonly dedupeTtlMs: number;
   readonly maxBodyBytes: number;
+  readonly body: BodyDeadline;
   readonly names: HeaderNames;
 }
 
@@ -111,6 +127,8 @@ export function createWebhookVerifier(options: VerifyWebhookOptions): WebhookVer
 export interface WebhookVerifier {
   /** The largest body accepted, in bytes. */
   readonly maxBodyBytes: number;
+  /** How long a body may take to arrive, in ms. */
+  readonly bodyTimeoutMs: number;
   /** See {@link verifyWebhook}. */
   verify(input: Request | WebhookDeliveryInput): Promise<ParsedWebhookEvent>;
   /** See {@link verifyWebhookSync}. */
@@ -130,6 +148,11 @@ export class Verifier implements WebhookVerifier {
   /** The largest body this verifier accepts, in bytes. */
   get maxBodyBytes(): number {
     return this.#c.maxBodyBytes;
+  }
+
+  /** How long a body may take to arrive, in ms. */
+  get bodyTimeoutMs(): number {
+    return this.#c.body.timeoutMs;
   }
 
   /** See {@link verifyWebhook}. */
@@ -178,7 +201,7 @@ export class Verifier implements WebhookVerifier {
     const headers = checkHeaders(c, request ? request.headers : (input as WebhookDeliveryInput).headers);
     // The body is read only after the secret matched, so strangers can't make us buffer a megabyte.
     const text = request
-      ? await readRequestText(request, c.maxBodyBytes)
+      ? await readRequestText(request, c.maxBodyBytes, c.body)
       : rawBodyText((input as WebhookDeliveryInput).body, c.maxBodyBytes);
     const event = checkBody(c, headers, text);
     const { deliveryId } = headers;
@@ -228,7 +251,8 @@ function sameOptions(snapshot: VerifyWebhookOptions, live: VerifyWebhookOptions)
     snapshot.dedupe === live.dedupe &&
     snapshot.dedupeTtlMs === live.dedupeTtlMs &&
     snapshot.headerPrefix === live.headerPrefix &&
-    snapshot.maxBodyBytes === live.maxBodyBytes
+    snapshot.maxBodyBytes === live.maxBodyBytes &&
+    snapshot.bodyTimeoutMs === live.bodyTimeoutMs
   );
 }
 
@@ -246,6 +270,12 @@ function compile(options: VerifyWebhookOptions): CompiledVerifier {
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   if (!Number.isInteger(maxBodyBytes) || maxBodyBytes < 1) {
     throw new TypeError('options.maxBodyBytes must be a positive integer number of bytes.');
+  }
+  const bodyTimeoutMs = options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS;
+  if (!Number.isInteger(bodyTimeoutMs) || bodyTimeoutMs < 1) {
+    throw new TypeError(
+      `options.bodyTimeoutMs must be a positive integer number of milliseconds; got ${String(bodyTimeoutMs)}.`,
+    );
   }
   const dedupeTtlMs = options.dedupeTtlMs ?? 86_400_000;
   if (!(dedupeTtlMs > 0)) throw new TypeError('options.dedupeTtlMs must be a positive number of milliseconds.');
@@ -272,6 +302,8 @@ function compile(options: VerifyWebhookOptions): CompiledVerifier {
     dedupe,
     dedupeTtlMs,
     maxBodyBytes,
+    // A clock with only now() (allowed for the timestamp window) times bodies with the system clock.
+    body: { timeoutMs: bodyTimeoutMs, clock: options.clock?.setTimeout ? (options.clock as Clock) : systemClock },
     names: {
       prefix,
       secret: `${lower}secret`,

@@ -1,0 +1,248 @@
+import { once } from 'node:events';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  createTestDelivery,
+  createWebhookHandler,
+  DEFAULT_BODY_TIMEOUT_MS,
+  type NodeRequestLike,
+  toNodeHandler,
+  verifyWebhook,
+  type WebhookRequestHandler,
+} from '../../src/webhooks/index.js';
+import { clockAtNow, messageReceived, NOW_S, TENANT_SECRET } from './fixtures.js';
+import { trickle } from './hostile-client.js';
+
+const servers: http.Server[] = [];
+afterEach(async () => {
+  await Promise.all(
+    servers.splice(0).map((s) => {
+      const closed = new Promise((r) => s.close(r));
+      s.closeAllConnections();
+      return closed;
+    }),
+  );
+});
+
+/** Serves `handler` through toNodeHandler on 127.0.0.1; counts the body bytes each request's socket delivered. */
+async function serve(handler: Parameters<typeof toNodeHandler>[0], options: Parameters<typeof toNodeHandler>[1] = {}) {
+  const adapter = toNodeHandler(handler, options);
+  const server = http.createServer((req, res) => void adapter(req as unknown as NodeRequestLike, res));
+  servers.push(server);
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`;
+}
+
+/** A handler that records whether it was given a body to read and how much of it it read. */
+function observed(handler: WebhookRequestHandler) {
+  const seen = { bodyBytesRead: 0 };
+  const wrapped = Object.assign(
+    async (request: Request) => {
+      // Count what the real handler pulls out of the streamed body.
+      const body = request.body;
+      if (!body) return handler(request);
+      const counting = body.pipeThrough(
+        new TransformStream<Uint8Array, Uint8Array>({
+          transform(chunk, controller) {
+            seen.bodyBytesRead += chunk.byteLength;
+            controller.enqueue(chunk);
+          },
+        }),
+      );
+      return handler(new Request(request, { body: counting, duplex: 'half' } as RequestInit));
+    },
+    { maxBodyBytes: handler.maxBodyBytes, bodyTimeoutMs: handler.bodyTimeoutMs },
+  );
+  return { wrapped, seen };
+}
+
+/** A body that never ends: one chunk, then silence; `cancelled` tells whether the reader gave up on it. */
+function endlessBody() {
+  const state = { cancelled: false, pulls: 0 };
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        state.pulls++;
+        if (state.pulls === 1) controller.enqueue(new TextEncoder().encode('{"event":'));
+        return new Promise(() => {});
+      },
+      cancel() {
+        state.cancelled = true;
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  return { stream, state };
+}
+
+const delivery = () => createTestDelivery({ event: messageReceived, secret: TENANT_SECRET });
+const withoutSecret = () => {
+  const { 'X-Service-Secret': _secret, ...headers } = delivery().headers;
+  return headers;
+};
+
+describe('toNodeHandler checks the secret before reading a byte of the body', () => {
+  it('answers 401 at once to a client with no secret whose body never ends, and closes its connection soon after', async () => {
+    const { wrapped, seen } = observed(createWebhookHandler({ secret: TENANT_SECRET }));
+    const url = await serve(wrapped);
+    const client = trickle(url, withoutSecret(), { burstBytes: 64 * 1024 });
+    const answer = await client.answered;
+    expect(answer.status).toBe(401);
+    expect(JSON.parse(answer.body)).toMatchObject({ code: 'missing_secret_header' });
+    expect(answer.ms).toBeLessThan(1000);
+    expect(seen.bodyBytesRead).toBe(0);
+    // The unread rest flows to nowhere for a moment (so the client can read the 401), then the connection is cut.
+    expect(await client.closed).toBeLessThan(answer.ms + 3000);
+  }, 10_000);
+
+  it('answers 401 to a wrong secret without reading the body', async () => {
+    const { wrapped, seen } = observed(createWebhookHandler({ secret: TENANT_SECRET }));
+    const url = await serve(wrapped);
+    const d = createTestDelivery({ event: messageReceived, secret: 'whsec_live_11111111111111111111111111111111' });
+    const response = await fetch(url, { method: 'POST', headers: d.headers, body: d.body });
+    expect(response.status).toBe(401);
+    expect(seen.bodyBytesRead).toBe(0);
+  });
+
+  it('keeps a connection whose refused body was complete open for the next delivery', async () => {
+    const handled = vi.fn();
+    const url = await serve(createWebhookHandler({ secret: TENANT_SECRET, on: { 'message.received': handled } }));
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const post = (headers: Record<string, string>, body: string) =>
+      new Promise<{ status: number; socket: unknown }>((resolve, reject) => {
+        const req = http.request(url, { method: 'POST', headers, agent }, (res) => {
+          res.resume();
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, socket: req.socket }));
+        });
+        req.on('error', reject);
+        req.end(body);
+      });
+    const d = delivery();
+    const refused = await post(withoutSecret(), d.body);
+    const accepted = await post(d.headers, d.body);
+    agent.destroy();
+    expect([refused.status, accepted.status]).toEqual([401, 200]);
+    expect(accepted.socket).toBe(refused.socket);
+    expect(handled).toHaveBeenCalledOnce();
+  });
+});
+
+describe('toNodeHandler bounds the time a body may take', () => {
+  it('answers 408 body_timeout to a right-secret body still trickling at the bound, and closes the connection', async () => {
+    const url = await serve(createWebhookHandler({ secret: TENANT_SECRET, bodyTimeoutMs: 400 }));
+    const client = trickle(url, delivery().headers, { chunkBytes: 16, everyMs: 20 });
+    const answer = await client.answered;
+    expect(answer.status).toBe(408);
+    expect(JSON.parse(answer.body)).toMatchObject({ code: 'body_timeout' });
+    expect(JSON.parse(answer.body).message).toMatch(/within 400 ms.*raise bodyTimeoutMs/);
+    expect(answer.ms).toBeGreaterThanOrEqual(390);
+    expect(answer.ms).toBeLessThan(2000);
+    expect(await client.closed).toBeLessThan(answer.ms + 3000);
+  }, 10_000);
+
+  it('takes its own bodyTimeoutMs over the handler’s, for fetch handlers of other frameworks', async () => {
+    const url = await serve(createWebhookHandler({ secret: TENANT_SECRET }), { bodyTimeoutMs: 300 });
+    const client = trickle(url, delivery().headers, { chunkBytes: 16, everyMs: 20 });
+    const answer = await client.answered;
+    expect(answer.status).toBe(408);
+    expect(answer.ms).toBeLessThan(DEFAULT_BODY_TIMEOUT_MS / 2);
+    client.stop();
+  }, 10_000);
+
+  it('refuses a body time limit that is not a positive integer, naming the option', () => {
+    const handler = createWebhookHandler({ secret: TENANT_SECRET });
+    for (const bad of [0, -1, 1.5, Number.NaN, 'slow']) {
+      expect(() => toNodeHandler(handler, { bodyTimeoutMs: bad as number })).toThrow(
+        `toNodeHandler options.bodyTimeoutMs must be a positive integer number of milliseconds; got ${String(bad)}.`,
+      );
+      expect(() => createWebhookHandler({ secret: TENANT_SECRET, bodyTimeoutMs: bad as number })).toThrow(
+        'options.bodyTimeoutMs must be a positive integer number of milliseconds',
+      );
+    }
+  });
+});
+
+describe('the Request path bounds the time a body may take', () => {
+  const headers = () => createTestDelivery({ event: messageReceived, secret: TENANT_SECRET, timestamp: NOW_S }).headers;
+
+  it('answers 408 after bodyTimeoutMs (8 s by default) to a right-secret body that never ends, and cancels it', async () => {
+    const clock = clockAtNow();
+    const handler = createWebhookHandler({ secret: TENANT_SECRET, clock });
+    const { stream, state } = endlessBody();
+    let answered: Response | undefined;
+    const pending = handler(
+      new Request('https://receiver.test/webhooks', {
+        method: 'POST',
+        headers: headers(),
+        body: stream,
+        duplex: 'half',
+      } as RequestInit),
+    ).then((r) => {
+      answered = r;
+      return r;
+    });
+    await clock.advance(DEFAULT_BODY_TIMEOUT_MS - 1);
+    expect(answered).toBeUndefined();
+    await clock.advance(1);
+    const response = await pending;
+    expect(response.status).toBe(408);
+    expect(await response.json()).toMatchObject({ status: 'error', code: 'body_timeout' });
+    expect(state.cancelled).toBe(true);
+    expect(clock.pending).toBe(0);
+  });
+
+  it('refuses a missing secret at once without pulling the never-ending body', async () => {
+    const handler = createWebhookHandler({ secret: TENANT_SECRET, clock: clockAtNow() });
+    const { stream, state } = endlessBody();
+    const { 'X-Service-Secret': _secret, ...noSecret } = headers();
+    const response = await handler(
+      new Request('https://receiver.test/webhooks', {
+        method: 'POST',
+        headers: noSecret,
+        body: stream,
+        duplex: 'half',
+      } as RequestInit),
+    );
+    expect(response.status).toBe(401);
+    expect(state.pulls).toBe(0);
+  });
+
+  it('bounds verifyWebhook(request) too, with bodyTimeoutMs', async () => {
+    const clock = clockAtNow();
+    const { stream } = endlessBody();
+    const verifying = verifyWebhook(
+      new Request('https://receiver.test/webhooks', {
+        method: 'POST',
+        headers: headers(),
+        body: stream,
+        duplex: 'half',
+      } as RequestInit),
+      { secret: TENANT_SECRET, clock, bodyTimeoutMs: 50 },
+    );
+    const outcome = verifying.catch((e: unknown) => e);
+    await clock.advance(50);
+    expect(await outcome).toMatchObject({ code: 'body_timeout', status: 408 });
+  });
+
+  it('answers 400 body_incomplete when the body stream fails midway', async () => {
+    const handler = createWebhookHandler({ secret: TENANT_SECRET, clock: clockAtNow(), onError: vi.fn() });
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('{"ev'));
+        controller.error(new TypeError('terminated'));
+      },
+    });
+    const response = await handler(
+      new Request('https://receiver.test/webhooks', {
+        method: 'POST',
+        headers: headers(),
+        body,
+        duplex: 'half',
+      } as RequestInit),
+    );
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ code: 'body_incomplete' });
+  });
+});
