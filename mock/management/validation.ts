@@ -86,20 +86,33 @@ export function describeIssue(issue: z.core.$ZodIssue, input: unknown): IssueTex
 function ruleOf(issue: z.core.$ZodIssue, value: unknown): string {
   const custom = issue.message && issue.message !== 'Invalid input' ? issue.message : undefined;
   switch (issue.code) {
+    // A required field sent as null is missing, as production (PHP) reads it.
     case 'invalid_type':
-      return value === undefined ? 'is required' : `must be ${article(issue.expected)}`;
+      return value === undefined || value === null ? 'is required' : `must be ${article(issue.expected)}`;
     case 'invalid_value':
       return `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
     case 'invalid_union': {
       const options = (issue as { options?: unknown[] }).options;
-      if (value === undefined) return 'is required';
-      return options
-        ? `must be one of ${options.map((v) => JSON.stringify(v)).join(', ')}`
-        : 'has an unsupported shape';
+      if (value === undefined || value === null) return 'is required';
+      if (options) return `must be one of ${options.map((v) => JSON.stringify(v)).join(', ')}`;
+      return unionOfTypesRule(issue.errors) ?? 'has an unsupported shape';
     }
     default:
       return custom ?? 'is invalid';
   }
+}
+
+/**
+ * A union of types (an integer, or a string of digits): the variant of the value's own type says what is wrong;
+ * a value of none of its types hears the types.
+ */
+function unionOfTypesRule(variants: z.core.$ZodIssue[][]): string | undefined {
+  const wrongType = (i: z.core.$ZodIssue) => i.code === 'invalid_type' && i.path.length === 0;
+  const own = variants.find((v) => v.length > 0 && !v.some(wrongType));
+  if (own?.length === 1 && own[0]?.path.length === 0 && own[0].message) return own[0].message;
+  const expected = variants.map((v) => v.find(wrongType)).filter((i) => i?.code === 'invalid_type');
+  if (expected.length !== variants.length) return undefined;
+  return `must be ${expected.map((i) => article((i as { expected: string }).expected)).join(' or ')}`;
 }
 
 function article(expected: string): string {

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { DateString, Id } from './primitives.js';
+import { optionalField } from './rules.js';
 
 /** Account status values seen in the spec; others are read as plain strings. */
 export const ACCOUNT_STATUSES = ['free', 'pro'] as const;
@@ -17,10 +18,10 @@ export const Account = z.looseObject({
 /** The caller's account. */
 export type Account = z.infer<typeof Account>;
 
-/** Body of `PUT /api/account/update`; production accepts any subset. */
+/** Body of `PUT /api/account/update`; production accepts any subset (`null` reads as not sent). */
 export const AccountUpdate = z.object({
-  email: z.optional(z.string()),
-  password: z.optional(z.string()),
+  email: optionalField(z.string()),
+  password: optionalField(z.string()),
 });
 /** Body of `PUT /api/account/update`. */
 export type AccountUpdate = z.infer<typeof AccountUpdate>;

@@ -1,6 +1,10 @@
 import * as z from 'zod/mini';
 import { Id } from './primitives.js';
-import { minChars } from './rules.js';
+import { MAX_URL_CHARS } from './limits.js';
+import { maxChars, minChars, optionalField } from './rules.js';
+
+/** A URL field of a domain body; the route checks it is http(s) with production's own message. */
+const urlText = () => z.string().check(maxChars(MAX_URL_CHARS, `must be at most ${MAX_URL_CHARS} characters`));
 
 /** A branded domain. */
 export const Domain = z.looseObject({
@@ -12,19 +16,19 @@ export const Domain = z.looseObject({
 /** A branded domain. */
 export type Domain = z.infer<typeof Domain>;
 
-/** Body of `POST /api/domain/add`: `domain` is a full URL with http or https. */
+/** Body of `POST /api/domain/add`: `domain` is a full URL with http or https; `null` redirects read as not sent. */
 export const DomainCreate = z.object({
-  domain: z.string().check(minChars(1, 'is required')),
-  redirectroot: z.optional(z.string()),
-  redirect404: z.optional(z.string()),
+  domain: urlText().check(minChars(1, 'is required')),
+  redirectroot: optionalField(urlText()),
+  redirect404: optionalField(urlText()),
 });
 /** Body of `POST /api/domain/add`. */
 export type DomainCreate = z.infer<typeof DomainCreate>;
 
-/** Body of `PUT /api/domain/:id/update`: any subset. */
+/** Body of `PUT /api/domain/:id/update`: any subset (`null` reads as not sent). */
 export const DomainUpdate = z.object({
-  redirectroot: z.optional(z.string()),
-  redirect404: z.optional(z.string()),
+  redirectroot: optionalField(urlText()),
+  redirect404: optionalField(urlText()),
 });
 /** Body of `PUT /api/domain/:id/update`. */
 export type DomainUpdate = z.infer<typeof DomainUpdate>;

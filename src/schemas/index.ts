@@ -3,6 +3,7 @@
 export * from './account.js';
 export * from './domain.js';
 export * from './envelope.js';
+export * from './limits.js';
 export * from './messaging.js';
 export * from './overlay.js';
 export * from './page.js';

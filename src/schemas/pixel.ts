@@ -1,6 +1,11 @@
 import * as z from 'zod/mini';
 import { DateString, Id } from './primitives.js';
-import { minChars } from './rules.js';
+import { MAX_NAME_CHARS, MAX_TAG_CHARS } from './limits.js';
+import { maxChars, minChars, optionalField } from './rules.js';
+
+const name = () => z.string().check(maxChars(MAX_NAME_CHARS, `must be at most ${MAX_NAME_CHARS} characters`));
+const tag = () =>
+  z.string().check(minChars(1, 'is required'), maxChars(MAX_TAG_CHARS, `must be at most ${MAX_TAG_CHARS} characters`));
 
 /** The pixel providers the service supports (spec, Pixels). */
 export const PIXEL_TYPES = [
@@ -37,16 +42,16 @@ export type Pixel = z.infer<typeof Pixel>;
 /** Body of `POST /api/pixel/add`. */
 export const PixelCreate = z.object({
   type: PixelType,
-  name: z.string().check(minChars(1, 'is required')),
-  tag: z.string().check(minChars(1, 'is required')),
+  name: name().check(minChars(1, 'is required')),
+  tag: tag(),
 });
 /** Body of `POST /api/pixel/add`. */
 export type PixelCreate = z.infer<typeof PixelCreate>;
 
-/** Body of `PUT /api/pixel/:id/update`: `tag` is required, `name` optional. */
+/** Body of `PUT /api/pixel/:id/update`: `tag` is required, `name` optional (`null` reads as not sent). */
 export const PixelUpdate = z.object({
-  name: z.optional(z.string()),
-  tag: z.string().check(minChars(1, 'is required')),
+  name: optionalField(name()),
+  tag: tag(),
 });
 /** Body of `PUT /api/pixel/:id/update`. */
 export type PixelUpdate = z.infer<typeof PixelUpdate>;

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { Count, DateTimeInput, Id } from './primitives.js';
+import { optionalField } from './rules.js';
 
 const feature = z.looseObject({ enabled: z.union([z.string(), z.number(), z.boolean()]) });
 const countedFeature = z.looseObject({
@@ -50,10 +51,10 @@ export type Plan = z.infer<typeof Plan>;
 /** Billing periods a subscription can have. */
 export const SUBSCRIPTION_TYPES = ['monthly', 'yearly', 'lifetime'] as const;
 
-/** Body of `PUT /api/plan/:planid/user/:userid`. */
+/** Body of `PUT /api/plan/:planid/user/:userid` (`expiration: null` reads as not sent). */
 export const PlanSubscription = z.object({
   type: z.literal(SUBSCRIPTION_TYPES),
-  expiration: z.optional(DateTimeInput),
+  expiration: optionalField(DateTimeInput),
 });
 /** Body of `PUT /api/plan/:planid/user/:userid`. */
 export type PlanSubscription = z.infer<typeof PlanSubscription>;

@@ -10,6 +10,18 @@ export const Count = z.union([
   ),
 ]);
 
+/**
+ * An integer in a request body: a number, or a string of up to 15 digits (`"2"`), as a PHP application reading JSON
+ * takes it (production's behaviour is not known). Yields a number.
+ */
+export const IntegerInput = z.union([
+  integer(),
+  z.pipe(
+    z.string().check(matching(/^\d{1,15}$/, 'must be an integer or a string of digits')),
+    z.transform((s: string) => Number(s)),
+  ),
+]);
+
 /** An absolute URL (any scheme), e.g. the `data` of a `link` QR code. */
 export const Url = urlString('must be a URL');
 

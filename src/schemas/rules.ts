@@ -2,6 +2,7 @@
 // `z.regex`, `z.minLength`, ...) each bring their own classes into the browser bundle; these bring a few bytes each.
 // Every issue is `custom` with the rule as its message; `describe` keeps the OpenAPI document as precise as before.
 import * as z from 'zod/mini';
+import { MAX_URL_CHARS } from './limits.js';
 
 type Bag = z.core.$ZodTypeInternals['bag'];
 
@@ -68,12 +69,14 @@ export function isUrl(text: string, httpOnly = false): boolean {
   }
 }
 
-/** A URL field: checked with {@link isUrl}, sent trimmed (as `z.url()` did). */
+/** A URL field: at most {@link MAX_URL_CHARS} characters, checked with {@link isUrl}, sent trimmed (as `z.url()` did). */
 export const urlString = (message: string, httpOnly = false) =>
   z.pipe(
     z.string().check(
+      maxChars(MAX_URL_CHARS, `must be at most ${MAX_URL_CHARS} characters`),
       rule<string>(
-        (text) => isUrl(text, httpOnly),
+        // An overlong value is reported once, by the length rule.
+        (text) => text.length > MAX_URL_CHARS || isUrl(text, httpOnly),
         message,
         (bag) => {
           bag.format = 'url';
@@ -82,6 +85,14 @@ export const urlString = (message: string, httpOnly = false) =>
     ),
     z.transform((text: string) => text.trim()),
   );
+
+/**
+ * An optional request field for which `null` means "not sent": production is a PHP application that reads an absent
+ * and a null field alike, and many clients write "not given" as null (Python `None`, PHP `null`, Go nil pointers).
+ * `null` is read as `undefined`, so handlers and the SDK see one kind of absence and the SDK never sends it.
+ */
+export const optionalField = <T extends z.core.$ZodType>(schema: T) =>
+  z.optional(z.pipe(z.nullable(schema), z.transform((value: z.output<T> | null) => value ?? undefined)));
 
 /**
  * A safe integer, like `z.int()` (same OpenAPI form) but without its number-format classes. A non-number reads

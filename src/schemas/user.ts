@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { Account } from './account.js';
-import { Count, DateTimeInput, Id } from './primitives.js';
-import { integer } from './rules.js';
+import { Count, DateTimeInput, Id, IntegerInput } from './primitives.js';
+import { optionalField } from './rules.js';
 
 /** A user record as the admin endpoints return it: the account plus `planid` and the user's API key (a secret). */
 export const User = z.looseObject({
@@ -19,13 +19,16 @@ export const UserListQuery = z.object({ filter: z.optional(z.literal(USER_FILTER
 /** Query of `GET /api/users`. */
 export type UserListQuery = z.infer<typeof UserListQuery>;
 
-/** Body of `POST /api/user/add`. */
+/**
+ * Body of `POST /api/user/add`. `null` for `planid` or `expiration` reads as not sent; `planid` may be a string of
+ * digits (`"2"`), as a PHP application reading JSON takes it.
+ */
 export const UserCreate = z.object({
   username: z.string(),
   email: z.string(),
   password: z.string(),
-  planid: z.optional(integer()),
-  expiration: z.optional(DateTimeInput),
+  planid: optionalField(IntegerInput),
+  expiration: optionalField(DateTimeInput),
 });
 /** Body of `POST /api/user/add`. */
 export type UserCreate = z.infer<typeof UserCreate>;

@@ -98,11 +98,12 @@ describeMock(
     });
 
     it.each([
-      ['2', 'a number'],
-      [2.5, 'an integer'],
+      ['two', 'must be an integer or a string of digits'],
+      [2.5, 'must be an integer'],
+      [true, 'must be a number or a string'],
     ])('names the field when planid is %j', async (planid, rule) => {
       const res = await ctx.api('POST', '/api/user/add', { body: { ...NEW_USER, planid } });
-      expect(res.json.message).toBe(`Invalid request: "planid" must be ${rule}.`);
+      expect(res.json.message).toBe(`Invalid request: "planid" ${rule}.`);
     });
 
     it('deletes a user and everything they own', async () => {
