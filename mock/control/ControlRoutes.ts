@@ -12,6 +12,7 @@ import { checkTenant } from '../messaging/MessagingKeyring.js';
 import { json } from '../responses.js';
 import type { Route, RouteGroup } from '../router.js';
 import { controlRoute, queryFlag } from './ControlAnswer.js';
+import { drainAnswer, webhookList } from './gateway-answers.js';
 
 /** Where the control API lives; it answers nothing outside this prefix. */
 export const CONTROL_PREFIX = '/__mock/';
@@ -68,10 +69,7 @@ function configRoutes(gateway: Gateway): Route<unknown>[] {
       },
       201,
     ),
-    controlRoute('GET', '/__mock/webhooks', () => ({
-      tenants: gateway.routing.listTenants(),
-      devices: gateway.routing.listDevices(),
-    })),
+    controlRoute('GET', '/__mock/webhooks', (_b, { req }) => webhookList(gateway, req.query.get('redact'))),
     controlRoute('DELETE', '/__mock/webhooks', (_body, { req }) => {
       const deviceId = req.query.get('device_id');
       if (deviceId !== null) return { removed: gateway.routing.removeDevice(deviceId) };
@@ -114,11 +112,9 @@ function configRoutes(gateway: Gateway): Route<unknown>[] {
       }
       const ms = intField(body, 'ms', 0, 365 * 24 * 3_600_000);
       if (ms === undefined) throw new GatewayInputError('ms', 'is required: a whole number of milliseconds >= 0');
-      // Let attempts in flight finish first: jumping past their 8 s deadline would time them out.
-      await gateway.drain();
-      await (clock as ManualClock).advance(ms);
-      await gateway.drain();
-      return { now: clock.now() };
+      // Steps timer by timer, giving attempts in flight a moment to be answered; a hanging one times out on the way.
+      const inFlight = await gateway.engine.advance(ms);
+      return { now: clock.now(), inFlight };
     }),
   ];
 }
@@ -143,10 +139,7 @@ function simulationRoutes(gateway: Gateway): Route<unknown>[] {
       if (action === 'cancel') return gateway.simulate.pairing.cancel(input);
       throw new GatewayInputError('action', 'must be one of start, scan, cancel');
     }),
-    controlRoute('POST', '/__mock/drain', async () => {
-      await gateway.drain();
-      return { ok: true, now: gateway.clock.now() };
-    }),
+    controlRoute('POST', '/__mock/drain', async () => drainAnswer(gateway)),
   ];
 }
 
@@ -182,7 +175,7 @@ function inspectionRoutes(gateway: Gateway): Route<unknown>[] {
 /** The index answered at `GET /__mock/`. */
 const ENDPOINTS = [
   'POST /__mock/webhooks {tenant?, device_id?, url, secret?, events?}',
-  'GET /__mock/webhooks',
+  'GET /__mock/webhooks?redact=0 (secrets by prefix unless redact=0)',
   'DELETE /__mock/webhooks?tenant=|device_id=',
   'POST /__mock/devices {tenant?, id?, name?, phone?, status?}',
   'GET /__mock/devices?tenant=',

@@ -8,10 +8,26 @@ export type CircuitState = 'closed' | 'open' | 'half-open';
 
 /** What the circuit says about an attempt that wants to go out now. */
 export type Admission =
-  | { kind: 'pass' }
-  | { kind: 'probe' }
+  /** The circuit is closed: the attempt goes out. `epoch` says which closed period let it through. */
+  | { kind: 'pass'; epoch: number }
+  /** The circuit is half-open and this attempt is its one probe. */
+  | { kind: 'probe'; epoch: number }
+  /** The circuit is open until `until`. */
   | { kind: 'blocked'; until: number }
-  | { kind: 'awaiting-probe' };
+  /** The circuit is half-open and its probe, sent at `probeStartedAt`, has not answered yet. */
+  | { kind: 'awaiting-probe'; probeStartedAt: number };
+
+/** An admission that let an attempt go out to the receiver. */
+export type Passage = Extract<Admission, { kind: 'pass' | 'probe' }>;
+
+/** How an attempt that went out ended, as far as the circuit is concerned. */
+export type CircuitOutcome =
+  /** HTTP 200. */
+  | 'success'
+  /** Timeout, connection error or 5xx. */
+  | 'failure'
+  /** Any other answer: the receiver is alive, so the failure streak ends. */
+  | 'answer';
 
 /** A change of state, reported to lifecycle listeners. */
 export interface CircuitTransition {
@@ -35,12 +51,17 @@ export interface CircuitSnapshot {
 /**
  * The circuit of one receiver URL. 5 consecutive failures (timeout, connection error or 5xx) open it for 30 s;
  * after that one probe goes through: success closes it, failure re-opens it for another 30 s (observed behaviour).
+ * While it is open or half-open only the probe's answer changes it: an attempt that was already in flight when it
+ * opened is answered into the void, whatever it says.
  */
 export class CircuitBreaker {
   readonly url: string;
   #failures = 0;
   #openUntil: number | null = null;
   #probeInFlight = false;
+  #probeStartedAt = 0;
+  // Counts closed periods: an attempt let through in an earlier one no longer speaks for the receiver.
+  #epoch = 0;
 
   constructor(url: string) {
     this.url = url;
@@ -55,39 +76,36 @@ export class CircuitBreaker {
   /** Asks whether an attempt may go out at `now`; the first one after the open period becomes the probe. */
   admit(now: number): Admission {
     const state = this.state(now);
-    if (state === 'closed') return { kind: 'pass' };
-    if (state === 'open') return { kind: 'blocked', until: this.#openUntil! };
-    if (this.#probeInFlight) return { kind: 'awaiting-probe' };
+    if (state === 'closed') return { kind: 'pass', epoch: this.#epoch };
+    if (state === 'open') return { kind: 'blocked', until: this.#openUntil as number };
+    if (this.#probeInFlight) return { kind: 'awaiting-probe', probeStartedAt: this.#probeStartedAt };
     this.#probeInFlight = true;
-    return { kind: 'probe' };
+    this.#probeStartedAt = now;
+    return { kind: 'probe', epoch: this.#epoch };
   }
 
-  /** Records a success; returns the transition when it closed the circuit. */
-  recordSuccess(now: number): CircuitTransition | null {
-    const from = this.state(now);
-    this.#failures = 0;
-    this.#probeInFlight = false;
-    this.#openUntil = null;
-    return from === 'closed' ? null : this.#transition(from, 'closed', now);
-  }
-
-  /** Records a failure; returns the transition when it opened (or re-opened) the circuit. */
-  recordFailure(now: number): CircuitTransition | null {
-    const from = this.state(now);
-    this.#failures++;
-    const wasProbe = this.#probeInFlight;
-    this.#probeInFlight = false;
-    if (wasProbe || (from === 'closed' && this.#failures >= CIRCUIT_THRESHOLD)) {
-      this.#openUntil = now + CIRCUIT_OPEN_MS;
-      return this.#transition(from, 'open', now);
+  /**
+   * Records how an attempt the circuit let through ended; returns the transition it caused, if any. The probe's
+   * answer closes (success or answer) or re-opens (failure) the circuit; an attempt let through while it was closed
+   * counts only if the circuit has not opened since.
+   */
+  record(passage: Passage, outcome: CircuitOutcome, now: number): CircuitTransition | null {
+    if (passage.kind === 'probe') {
+      const from = this.state(now);
+      this.#probeInFlight = false;
+      if (outcome === 'failure') {
+        this.#failures++;
+        return this.#open(from, now);
+      }
+      return this.#close(from, now);
     }
-    return null;
-  }
-
-  /** Records an answer that is neither success nor failure (e.g. 4xx): the receiver is alive, so the streak ends. */
-  recordAnswer(now: number): CircuitTransition | null {
-    // A probe answered by a live receiver closes the circuit as well.
-    return this.recordSuccess(now);
+    if (passage.epoch !== this.#epoch || this.#openUntil !== null) return null;
+    if (outcome !== 'failure') {
+      this.#failures = 0;
+      return null;
+    }
+    this.#failures++;
+    return this.#failures >= CIRCUIT_THRESHOLD ? this.#open('closed', now) : null;
   }
 
   /** The circuit's state for inspection. */
@@ -101,7 +119,15 @@ export class CircuitBreaker {
     };
   }
 
-  #transition(from: CircuitState, to: CircuitState, at: number): CircuitTransition {
-    return { url: this.url, from, to, openUntil: to === 'open' ? this.#openUntil : null, at };
+  #open(from: CircuitState, now: number): CircuitTransition {
+    this.#openUntil = now + CIRCUIT_OPEN_MS;
+    return { url: this.url, from, to: 'open', openUntil: this.#openUntil, at: now };
+  }
+
+  #close(from: CircuitState, now: number): CircuitTransition {
+    this.#failures = 0;
+    this.#openUntil = null;
+    this.#epoch++;
+    return { url: this.url, from, to: 'closed', openUntil: null, at: now };
   }
 }

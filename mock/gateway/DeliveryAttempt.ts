@@ -39,10 +39,16 @@ export interface AttemptRecord {
   startedAt: number;
   /** Clock time it took, in ms. */
   durationMs: number;
-  /** When the event is tried next (ms since the epoch), or null when it is not (delivered, dead-lettered, waiting for a probe). */
+  /**
+   * When the event is tried next (ms since the epoch), or null when it is not (delivered, dead-lettered). For an
+   * attempt held behind a half-open circuit's probe: the latest time the probe answers (it goes at once if the probe
+   * closes the circuit, when the circuit half-opens again otherwise).
+   */
   nextAttemptAt: number | null;
   /** Faults injected into this attempt, if any. */
   faults: string[];
+  /** True for the one attempt a half-open circuit lets through: only its answer closes or re-opens the circuit. */
+  probe: boolean;
 }
 
 /** What one HTTP exchange produced. */

@@ -27,6 +27,11 @@ export interface GatewayOptions extends Omit<GatewayEngineOptions, 'clock' | 'ra
   controlToken?: string;
   /** The origin media URLs point at when a simulation does not come over HTTP. @default 'http://localhost' */
   publicOrigin?: string;
+  /**
+   * Accept plain-http receiver URLs on any host (e.g. `http://receiver:3000/webhooks` in docker-compose), not only
+   * on loopback hosts. The spec's gateway delivers only to HTTPS; this is for test set-ups. @default false
+   */
+  allowHttpReceivers?: boolean;
 }
 
 /**
@@ -79,7 +84,7 @@ export class Gateway<C extends Clock = Clock> {
     this.clock = clock;
     this.#options = options;
     this.#origin = options.publicOrigin ?? 'http://localhost';
-    this.routing = new WebhookRouting(random);
+    this.routing = new WebhookRouting(random, { allowHttpReceivers: options.allowHttpReceivers ?? false });
     this.engine = new GatewayEngine(this.routing, { ...options, clock, random });
     this.keys = new MessagingKeyring(clock, random);
     this.devices = new DeviceRegistry(clock);

@@ -2,14 +2,22 @@ import { type Clock, systemClock, type Timer } from '../../src/core/clock.js';
 import type { EventName } from '../../src/schemas/events.js';
 import { deliveryHeaders } from '../../src/webhooks/delivery-headers.js';
 import { randomHex } from '../random-text.js';
-import { CircuitBreaker, type CircuitSnapshot, type CircuitTransition } from './CircuitBreaker.js';
+import {
+  type Admission,
+  CircuitBreaker,
+  type CircuitOutcome,
+  type CircuitSnapshot,
+  type CircuitTransition,
+} from './CircuitBreaker.js';
 import { type DeadLetter, DeadLetterQueue } from './DeadLetterQueue.js';
 import { ACK_TIMEOUT_MS, type AttemptRecord, classify, type ExchangeResult, exchange } from './DeliveryAttempt.js';
 import { createDeliveryIdFactory } from './DeliveryId.js';
 import { FaultInjector, type Faults, STALE_TIMESTAMP_SECONDS } from './FaultInjector.js';
 import { GatewayInputError } from './GatewayInputError.js';
+import { type Flight, graceLeft, type InFlightAttempt, viewFlight } from './in-flight-attempt.js';
 import { LifecycleEmitter, type Unsubscribe } from './LifecycleEmitter.js';
 import { RetrySchedule } from './RetrySchedule.js';
+import { redactSecret } from './redact-secret.js';
 import type { WebhookEndpoint } from './WebhookEndpoint.js';
 import type { WebhookRouting } from './WebhookRouting.js';
 
@@ -73,6 +81,59 @@ export interface GatewayEngineOptions {
   maxRecordedAttempts?: number;
   /** Dead-letter items per tenant. @default 200 */
   deadLetterCapacity?: number;
+  /**
+   * Where `X-Service-Timestamp` comes from. The real time by default, so a receiver with default settings accepts
+   * deliveries however far a test moves a manual clock (the payload's `timestamp` keeps the mock's time). Pass the
+   * mock's ManualClock to stamp simulated time, e.g. for a receiver in the same process that checks against it.
+   * @default systemClock
+   */
+  timestampClock?: Clock;
+  /**
+   * Real time, in ms, an attempt in flight gets to be answered before {@link GatewayEngine.advance} moves a manual
+   * clock past it (or the control API's drain stops waiting for it). A receiver that answers within it is never
+   * timed out by a jump in time; one that hangs is timed out once the clock passes its 8 s deadline.
+   * @default 2000
+   */
+  answerGraceMs?: number;
+}
+
+/** A clock that can be stepped from timer to timer, such as a ManualClock. */
+export interface SteppableClock extends Clock {
+  /** The time of the earliest waiting callback, or null. */
+  nextAt(): number | null;
+  /** Moves time forward to `time`, running the callbacks due on the way. */
+  advanceTo(time: number): Promise<void>;
+}
+
+/** Where the engine's events are: every event published (or replayed) is delivered, dead-lettered or pending. */
+export interface GatewayStats {
+  /** Events routed to a receiver (not counting drops). */
+  published: number;
+  /** Dead letters sent again. */
+  replayed: number;
+  /** Events acknowledged with HTTP 200. */
+  delivered: number;
+  /** Events that entered the dead-letter queue. */
+  deadLettered: number;
+  /** Events not delivered at all (group/story/channel, no endpoint, not selected). */
+  dropped: number;
+  /** Events still on their way: out at a receiver, waiting for a slot, for a retry or the circuit, or for a probe. */
+  pending: { inFlight: number; waitingForSlot: number; scheduled: number; waitingForProbe: number };
+}
+
+/** An event waiting to go out again: when, and what it waits for. */
+export interface ScheduledAttempt {
+  deliveryId: string;
+  url: string;
+  /** The number of the attempt it waits to make. */
+  attempt: number;
+  /**
+   * When it goes (ms since the epoch). For `probe`, the latest time the probe's answer is due: it goes at once if
+   * the probe closes the circuit, and when the circuit half-opens again if the probe fails.
+   */
+  at: number;
+  /** `time`: a retry or the end of an open circuit; `probe`: the answer of the circuit's probe. */
+  waitingFor: 'time' | 'probe';
 }
 
 interface Job {
@@ -108,16 +169,22 @@ export class GatewayEngine {
   readonly #timeoutMs: number;
   readonly #maxRecords: number;
   readonly #nextDeliveryId: () => string;
+  readonly #timestampClock: Clock;
+  readonly #answerGraceMs: number;
   readonly #emitter = new LifecycleEmitter<GatewayLifecycle>();
   readonly #circuits = new Map<string, CircuitBreaker>();
   readonly #scheduled = new Map<Job, { at: number; timer: Timer }>();
-  readonly #parked = new Map<string, Job[]>();
+  // Jobs that met a half-open circuit whose probe is out, by URL, with the latest time the probe answers.
+  readonly #held = new Map<string, { job: Job; at: number }[]>();
   readonly #waiting: Job[] = [];
-  readonly #active = new Set<Promise<unknown>>();
+  readonly #runs = new Map<Promise<unknown>, Job>();
+  readonly #flights = new Map<Job, Flight>();
+  readonly #tracked = new Set<Promise<unknown>>();
   #running = 0;
   #records: AttemptRecord[] = [];
   #seq = 0;
   #dropped: DroppedEvent[] = [];
+  #counts = { published: 0, replayed: 0, delivered: 0, deadLettered: 0, dropped: 0 };
 
   constructor(routing: WebhookRouting, options: GatewayEngineOptions = {}) {
     this.clock = options.clock ?? systemClock;
@@ -131,6 +198,8 @@ export class GatewayEngine {
     this.#maxRecords = options.maxRecordedAttempts ?? 10_000;
     this.deadLetters = new DeadLetterQueue(options.deadLetterCapacity);
     this.#nextDeliveryId = createDeliveryIdFactory(this.clock, this.#random);
+    this.#timestampClock = options.timestampClock ?? systemClock;
+    this.#answerGraceMs = Math.max(0, options.answerGraceMs ?? 2_000);
   }
 
   /** Listens to a lifecycle event; returns a function that stops listening. */
@@ -151,6 +220,7 @@ export class GatewayEngine {
       endpoint: route.endpoint,
       attempt: 1,
     };
+    this.#counts.published++;
     this.#dispatch(job);
     return { queued: true, deliveryId: job.deliveryId, url: route.endpoint.url };
   }
@@ -168,6 +238,7 @@ export class GatewayEngine {
       at: this.clock.now(),
     };
     this.#dropped.push(dropped);
+    this.#counts.dropped++;
     if (this.#dropped.length > this.#maxRecords) this.#dropped.shift();
     this.#emitter.emit('dropped', dropped);
     return dropped;
@@ -197,11 +268,39 @@ export class GatewayEngine {
     return [...this.#circuits.values()].map((c) => c.snapshot(now));
   }
 
-  /** When each event still waiting for a retry is due (ms since the epoch), soonest first. */
-  scheduled(): { deliveryId: string; url: string; attempt: number; at: number }[] {
-    return [...this.#scheduled]
-      .map(([job, s]) => ({ deliveryId: job.deliveryId, url: job.endpoint.url, attempt: job.attempt, at: s.at }))
-      .sort((a, b) => a.at - b.at);
+  /**
+   * When each event waiting to go out again is due (ms since the epoch), soonest first: retries, attempts held by an
+   * open circuit, and attempts waiting for the answer of a half-open circuit's probe.
+   */
+  scheduled(): ScheduledAttempt[] {
+    const view = (job: Job, at: number, waitingFor: ScheduledAttempt['waitingFor']): ScheduledAttempt => ({
+      deliveryId: job.deliveryId,
+      url: job.endpoint.url,
+      attempt: job.attempt,
+      at,
+      waitingFor,
+    });
+    const timed = [...this.#scheduled].map(([job, s]) => view(job, s.at, 'time'));
+    const held = [...this.#held.values()].flat().map((h) => view(h.job, h.at, 'probe'));
+    return [...timed, ...held].sort((a, b) => a.at - b.at);
+  }
+
+  /** Attempts out at a receiver now, oldest first. */
+  inFlight(): InFlightAttempt[] {
+    return [...this.#flights.values()].map(viewFlight);
+  }
+
+  /** Counts that prove no event is lost: published + replayed = delivered + dead-lettered + pending, at any time. */
+  stats(): GatewayStats {
+    return {
+      ...this.#counts,
+      pending: {
+        inFlight: this.#runs.size,
+        waitingForSlot: this.#waiting.length,
+        scheduled: this.#scheduled.size,
+        waitingForProbe: [...this.#held.values()].reduce((n, list) => n + list.length, 0),
+      },
+    };
   }
 
   /**
@@ -221,6 +320,7 @@ export class GatewayEngine {
       );
     }
     this.deadLetters.take(deliveryId, item.tenant);
+    this.#counts.replayed++;
     this.#dispatch({ ...item, endpoint, attempt: 1 });
     return { deliveryId, url: endpoint.url };
   }
@@ -242,8 +342,11 @@ export class GatewayEngine {
 
   /** Keeps `work` (e.g. a simulator building a QR image) in what {@link drain} waits for. */
   track<T>(work: Promise<T>): Promise<T> {
-    const p = work.finally(() => this.#active.delete(p));
-    this.#active.add(p);
+    const forget = (): void => {
+      this.#tracked.delete(p);
+    };
+    const p: Promise<void> = work.then(forget, forget);
+    this.#tracked.add(p);
     return work;
   }
 
@@ -255,13 +358,14 @@ export class GatewayEngine {
    */
   async drain(realTimeLimitMs = 15_000): Promise<void> {
     const started = Date.now();
+    const idle = () => this.#runs.size === 0 && this.#tracked.size === 0 && this.#waiting.length === 0;
     for (;;) {
       this.#dispatchDue();
-      if (this.#active.size === 0 && this.#waiting.length === 0) {
+      if (idle()) {
         // One more turn lets continuations that schedule work (e.g. a simulator's next step) run first.
         await new Promise<void>((r) => setTimeout(r, 0));
         this.#dispatchDue();
-        if (this.#active.size === 0 && this.#waiting.length === 0) return;
+        if (idle()) return;
       }
       const remaining = realTimeLimitMs - (Date.now() - started);
       if (remaining <= 0) {
@@ -271,7 +375,7 @@ export class GatewayEngine {
       }
       let guard: ReturnType<typeof setTimeout> | undefined;
       await Promise.race([
-        Promise.allSettled([...this.#active]),
+        Promise.allSettled([...this.#runs.keys(), ...this.#tracked]),
         new Promise<void>((r) => {
           guard = setTimeout(r, remaining);
         }),
@@ -280,15 +384,75 @@ export class GatewayEngine {
     }
   }
 
+  /**
+   * Waits for attempts in flight without ever hanging: each gets the answer grace (`answerGraceMs`) of real time,
+   * or until its deadline on the system clock, and work due now is sent first. Returns the attempts still out
+   * (receivers that have not answered), empty when everything settled. The control API's drain answers with it.
+   */
+  async settle(graceMs = this.#answerGraceMs): Promise<InFlightAttempt[]> {
+    const realClock = this.clock === systemClock;
+    for (;;) {
+      this.#dispatchDue();
+      await new Promise<void>((r) => setTimeout(r, 0));
+      this.#dispatchDue();
+      const waitFor: Promise<unknown>[] = [...this.#tracked];
+      let soonest = Number.POSITIVE_INFINITY;
+      for (const [run, job] of this.#runs) {
+        const flight = this.#flights.get(job);
+        // A run without a flight has not reached the receiver (or has just been answered): it ends at once.
+        const left = flight ? graceLeft(flight, this.clock.now(), realClock, graceMs) : graceMs;
+        if (left <= 0) continue;
+        waitFor.push(run);
+        soonest = Math.min(soonest, left);
+      }
+      if (waitFor.length === 0) return this.inFlight();
+      let guard: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([
+        ...waitFor,
+        new Promise<void>((r) => {
+          guard = setTimeout(r, Number.isFinite(soonest) ? soonest : graceMs);
+        }),
+      ]);
+      clearTimeout(guard);
+    }
+  }
+
+  /**
+   * Moves a manual clock forward by `ms`, one timer at a time. Before each step, attempts in flight get the answer
+   * grace to be answered, so a jump never times out a receiver that answers; one that hangs is timed out, retried
+   * and recorded when the clock passes its deadline, as with the real clock. Returns the attempts still out.
+   * Throws a {@link GatewayInputError} (409) when the engine runs on a clock that cannot be moved.
+   */
+  async advance(ms: number): Promise<InFlightAttempt[]> {
+    const clock = this.clock as Partial<SteppableClock>;
+    if (typeof clock.advanceTo !== 'function' || typeof clock.nextAt !== 'function') {
+      throw new GatewayInputError(
+        'clock',
+        'is the real clock, which cannot be moved: give the mock a ManualClock (linkgate mock --clock manual)',
+        409,
+      );
+    }
+    if (!(Number.isFinite(ms) && ms >= 0)) throw new GatewayInputError('ms', 'must be a number of milliseconds >= 0');
+    const target = this.clock.now() + ms;
+    await this.settle();
+    for (let next = clock.nextAt(); next !== null && next <= target; next = clock.nextAt()) {
+      await clock.advanceTo(next);
+      await this.settle();
+    }
+    await clock.advanceTo(target);
+    return this.settle();
+  }
+
   /** Cancels every pending retry and forgets records, circuits, dead letters and faults. */
   reset(): void {
     for (const { timer } of this.#scheduled.values()) timer.cancel();
     this.#scheduled.clear();
-    this.#parked.clear();
+    this.#held.clear();
     this.#waiting.length = 0;
     this.#circuits.clear();
     this.#records = [];
     this.#dropped = [];
+    this.#counts = { published: 0, replayed: 0, delivered: 0, deadLettered: 0, dropped: 0 };
     this.deadLetters.clear();
     this.faults.clear();
   }
@@ -315,11 +479,12 @@ export class GatewayEngine {
       })
       .finally(() => {
         this.#running--;
-        this.#active.delete(run);
+        this.#runs.delete(run);
+        this.#flights.delete(job);
         const next = this.#waiting.shift();
         if (next) this.#dispatch(next);
       });
-    this.#active.add(run);
+    this.#runs.set(run, job);
   }
 
   #schedule(job: Job, at: number): void {
@@ -343,40 +508,22 @@ export class GatewayEngine {
     const startedAt = this.clock.now();
     const circuit = this.#circuit(job.endpoint.url);
     const admission = circuit.admit(startedAt);
-    const headers = this.#headers(job, startedAt, undefined);
     if (admission.kind === 'blocked' || admission.kind === 'awaiting-probe') {
-      // Dropped at once without calling the receiver; the event keeps its retries.
-      const nextAttemptAt = admission.kind === 'blocked' ? admission.until : null;
-      this.#record(
-        job,
-        headers,
-        { status: 503, body: CIRCUIT_OPEN_BODY, error: null },
-        'circuit-open',
-        startedAt,
-        nextAttemptAt,
-        [],
-      );
-      if (admission.kind === 'blocked') this.#schedule(job, admission.until);
-      else this.#park(job);
+      this.#hold(job, admission, startedAt);
       return;
     }
     const faults = this.faults.take();
-    const sent = this.#headers(job, startedAt, faults);
+    const sent = this.#headers(job, faults);
     const applied = faultNames(faults);
-    const result = await exchange(this.#fetch, this.clock, job.endpoint.url, sent, job.body, this.#timeoutMs);
+    const isProbe = admission.kind === 'probe';
+    const result = await this.#exchange(job, startedAt, sent);
     if (faults?.duplicate) {
-      const again = await exchange(this.#fetch, this.clock, job.endpoint.url, sent, job.body, this.#timeoutMs);
-      this.#record(job, sent, again, classify(again), startedAt, null, [...applied, 'duplicate-copy']);
+      const again = await this.#exchange(job, this.clock.now(), sent);
+      this.#record(job, sent, again, classify(again), startedAt, null, [...applied, 'duplicate-copy'], isProbe);
     }
     const endedAt = this.clock.now();
     const outcome = classify(result);
-    const isProbe = admission.kind === 'probe';
-    const transition =
-      outcome === 'delivered'
-        ? circuit.recordSuccess(endedAt)
-        : outcome === 'failed'
-          ? circuit.recordFailure(endedAt)
-          : circuit.recordAnswer(endedAt);
+    const transition = circuit.record(admission, CIRCUIT_OUTCOME[outcome], endedAt);
 
     let nextAttemptAt: number | null = null;
     let deadLetterReason: DeadLetter['reason'] | null = null;
@@ -386,11 +533,12 @@ export class GatewayEngine {
       else nextAttemptAt = endedAt + delay;
     } else if (outcome === 'rejected') deadLetterReason = 'rejected';
 
-    this.#record(job, sent, result, outcome, startedAt, nextAttemptAt, applied);
+    this.#record(job, sent, result, outcome, startedAt, nextAttemptAt, applied, isProbe);
     if (transition) this.#emitter.emit('circuit', transition);
-    if (isProbe || transition) this.#releaseParked(job.endpoint.url, circuit, endedAt);
+    if (isProbe) this.#releaseHeld(job.endpoint.url, circuit, endedAt);
 
     if (outcome === 'delivered') {
+      this.#counts.delivered++;
       this.#emitter.emit('delivered', { deliveryId: job.deliveryId, url: job.endpoint.url, attempt: job.attempt });
     } else if (nextAttemptAt !== null) {
       job.attempt++;
@@ -408,19 +556,48 @@ export class GatewayEngine {
     }
   }
 
-  #park(job: Job): void {
-    const list = this.#parked.get(job.endpoint.url) ?? [];
-    list.push(job);
-    this.#parked.set(job.endpoint.url, list);
+  /** One HTTP exchange, known as a flight while it is out so settle() and advance() can tell how long it waits. */
+  async #exchange(job: Job, startedAt: number, headers: Record<string, string>): Promise<ExchangeResult> {
+    this.#flights.set(job, {
+      deliveryId: job.deliveryId,
+      url: job.endpoint.url,
+      attempt: job.attempt,
+      startedAt,
+      deadline: startedAt + this.#timeoutMs,
+      sentAt: Date.now(),
+    });
+    try {
+      return await exchange(this.#fetch, this.clock, job.endpoint.url, headers, job.body, this.#timeoutMs);
+    } finally {
+      this.#flights.delete(job);
+    }
   }
 
-  /** After a probe: everyone waiting goes now if the circuit closed, or when it half-opens again. */
-  #releaseParked(url: string, circuit: CircuitBreaker, now: number): void {
-    const list = this.#parked.get(url);
+  /**
+   * Drops an attempt the circuit does not let through, without calling the receiver; the event keeps its retries.
+   * Blocked by an open circuit, it goes when the circuit half-opens; behind a probe, when the probe answers (at the
+   * latest at the probe's deadline, which is what its record shows).
+   */
+  #hold(job: Job, admission: Extract<Admission, { kind: 'blocked' | 'awaiting-probe' }>, now: number): void {
+    const at = admission.kind === 'blocked' ? admission.until : admission.probeStartedAt + this.#timeoutMs;
+    const circuitAnswer = { status: 503, body: CIRCUIT_OPEN_BODY, error: null };
+    this.#record(job, this.#headers(job, undefined), circuitAnswer, 'circuit-open', now, at, [], false);
+    if (admission.kind === 'blocked') {
+      this.#schedule(job, at);
+      return;
+    }
+    const list = this.#held.get(job.endpoint.url) ?? [];
+    list.push({ job, at });
+    this.#held.set(job.endpoint.url, list);
+  }
+
+  /** After a probe: everyone held goes now if the circuit closed, or when it half-opens again. */
+  #releaseHeld(url: string, circuit: CircuitBreaker, now: number): void {
+    const list = this.#held.get(url);
     if (!list?.length) return;
-    this.#parked.delete(url);
+    this.#held.delete(url);
     const snap = circuit.snapshot(now);
-    for (const job of list) {
+    for (const { job } of list) {
       if (snap.state === 'open' && snap.openUntil !== null) this.#schedule(job, snap.openUntil);
       else this.#dispatch(job);
     }
@@ -441,12 +618,14 @@ export class GatewayEngine {
       at,
     };
     const evicted = this.deadLetters.add(item);
+    this.#counts.deadLettered++;
     this.#emitter.emit('dead-lettered', item);
     if (evicted) this.#emitter.emit('evicted', evicted);
   }
 
-  #headers(job: Job, now: number, faults: Faults | undefined): Record<string, string> {
-    let timestamp = Math.floor(now / 1000);
+  /** The spec's headers; the timestamp is the real time unless `timestampClock` says otherwise (see Decisions). */
+  #headers(job: Job, faults: Faults | undefined): Record<string, string> {
+    let timestamp = Math.floor(this.#timestampClock.now() / 1000);
     if (faults?.staleTimestamp) {
       timestamp -= typeof faults.staleTimestamp === 'number' ? faults.staleTimestamp : STALE_TIMESTAMP_SECONDS;
     }
@@ -467,6 +646,7 @@ export class GatewayEngine {
     startedAt: number,
     nextAttemptAt: number | null,
     faults: string[],
+    probe: boolean,
   ): void {
     const record: AttemptRecord = {
       seq: ++this.#seq,
@@ -484,12 +664,20 @@ export class GatewayEngine {
       durationMs: this.clock.now() - startedAt,
       nextAttemptAt,
       faults,
+      probe,
     };
     this.#records.push(record);
     if (this.#records.length > this.#maxRecords) this.#records.splice(0, this.#records.length - this.#maxRecords);
     this.#emitter.emit('attempt', record);
   }
 }
+
+/** How each outcome of an exchange counts for the circuit. */
+const CIRCUIT_OUTCOME: Record<'delivered' | 'failed' | 'rejected', CircuitOutcome> = {
+  delivered: 'success',
+  failed: 'failure',
+  rejected: 'answer',
+};
 
 function faultNames(faults: Faults | undefined): string[] {
   if (!faults) return [];
@@ -512,7 +700,7 @@ function wrongSecret(secret: string, random: () => number): string {
 function redactRecord(record: AttemptRecord): AttemptRecord {
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(record.request.headers)) {
-    headers[k] = /secret$/i.test(k) ? `${v.slice(0, v.startsWith('whsec_dev_') ? 10 : 11)}[redacted]` : v;
+    headers[k] = /secret$/i.test(k) ? redactSecret(v) : v;
   }
   return { ...record, request: { ...record.request, headers } };
 }

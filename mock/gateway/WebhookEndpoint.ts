@@ -19,7 +19,10 @@ export interface WebhookEndpoint {
 
 /** What a caller passes to configure an endpoint. */
 export interface WebhookEndpointInput {
-  /** The receiver URL: HTTPS, or plain http on a loopback host (127.0.0.0/8, localhost, [::1]) for local tests. */
+  /**
+   * The receiver URL: HTTPS, or plain http on a loopback host (127.0.0.0/8, localhost, [::1]) for local tests, or on
+   * any host when the gateway allows http receivers (`allowHttpReceivers`, `--allow-http-receivers`).
+   */
   url: string;
   /** The secret; generated in the right shape when omitted. */
   secret?: string;
@@ -29,8 +32,11 @@ export interface WebhookEndpointInput {
 
 const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
 
-/** Checks a receiver URL: HTTPS as the spec requires, except loopback hosts, which may use plain http. */
-export function checkReceiverUrl(url: unknown, field = 'url'): string {
+/**
+ * Checks a receiver URL: HTTPS as the spec requires, except loopback hosts, which may use plain http, and any host
+ * over plain http when `allowHttp` is on (receivers in containers: `http://receiver:3000/webhooks`).
+ */
+export function checkReceiverUrl(url: unknown, field = 'url', allowHttp = false): string {
   if (typeof url !== 'string' || url.length === 0)
     throw new GatewayInputError(field, 'is required and must be a string');
   let parsed: URL;
@@ -40,10 +46,10 @@ export function checkReceiverUrl(url: unknown, field = 'url'): string {
     throw new GatewayInputError(field, 'must be an absolute URL such as https://example.com/webhooks');
   }
   if (parsed.protocol === 'https:') return parsed.href;
-  if (parsed.protocol === 'http:' && LOOPBACK.test(parsed.hostname)) return parsed.href;
+  if (parsed.protocol === 'http:' && (allowHttp || LOOPBACK.test(parsed.hostname))) return parsed.href;
   throw new GatewayInputError(
     field,
-    'must use HTTPS (the gateway only delivers to valid HTTPS URLs); plain http is accepted only for loopback hosts (127.0.0.1, localhost, [::1])',
+    'must use HTTPS (the gateway only delivers to valid HTTPS URLs); plain http is accepted for loopback hosts (127.0.0.1, localhost, [::1]), and for any host when the mock allows it: start it with --allow-http-receivers, or pass gateway: { allowHttpReceivers: true } (e.g. for receivers in docker-compose or Kubernetes)',
   );
 }
 
@@ -64,9 +70,10 @@ export function createWebhookEndpoint(
   kind: 'tenant' | 'device',
   input: WebhookEndpointInput,
   random: () => number,
+  allowHttp = false,
 ): WebhookEndpoint {
   if (typeof input !== 'object' || input === null) throw new GatewayInputError('body', 'must be a JSON object');
-  const url = checkReceiverUrl(input.url);
+  const url = checkReceiverUrl(input.url, 'url', allowHttp);
   const pattern = kind === 'tenant' ? TENANT_SECRET_PATTERN : DEVICE_SECRET_PATTERN;
   const prefix = kind === 'tenant' ? 'whsec_live_' : 'whsec_dev_';
   let secret: string;

@@ -18,21 +18,24 @@ export class WebhookRouting {
   readonly #tenants = new Map<string, WebhookEndpoint>();
   readonly #devices = new Map<string, WebhookEndpoint>();
   readonly #random: () => number;
+  readonly #allowHttp: boolean;
 
-  constructor(random: () => number) {
+  /** @param options.allowHttpReceivers - accept plain-http receiver URLs on any host, not only loopback. */
+  constructor(random: () => number, options: { allowHttpReceivers?: boolean } = {}) {
     this.#random = random;
+    this.#allowHttp = options.allowHttpReceivers ?? false;
   }
 
   /** Sets (or replaces) a tenant's default endpoint. */
   setTenant(tenant: string, input: WebhookEndpointInput): WebhookEndpoint {
-    const endpoint = createWebhookEndpoint('tenant', input, this.#random);
+    const endpoint = createWebhookEndpoint('tenant', input, this.#random, this.#allowHttp);
     this.#tenants.set(tenant, endpoint);
     return endpoint;
   }
 
   /** Sets (or replaces) a device's override endpoint. */
   setDevice(deviceId: string, input: WebhookEndpointInput): WebhookEndpoint {
-    const endpoint = createWebhookEndpoint('device', input, this.#random);
+    const endpoint = createWebhookEndpoint('device', input, this.#random, this.#allowHttp);
     this.#devices.set(deviceId, endpoint);
     return endpoint;
   }

@@ -26,7 +26,8 @@ export interface PairingSession {
 /**
  * Simulates pairing a device: a `device.qr` frame (attempt 1..5, a scannable PNG data URI) every 20 s on the clock;
  * a scan ({@link PairingSimulator.scan}) pairs it (`device.status` ONLINE); with no scan after frame 5 expires,
- * pairing ends with `device.status` OFFLINE, reason `qr_timeout` (observed behaviour).
+ * pairing ends with `device.status` OFFLINE, reason `qr_timeout` (observed behaviour). Only a device that is not
+ * ONLINE can be paired.
  */
 export class PairingSimulator {
   readonly #ctx: SimulatorContext;
@@ -38,9 +39,19 @@ export class PairingSimulator {
     this.#status = status;
   }
 
-  /** Starts pairing `device_id` (restarting a running session) and sends frame 1 now. */
+  /**
+   * Starts pairing `device_id` (restarting a running session) and sends frame 1 now. An ONLINE device is refused
+   * (409): it is paired already, and an unscanned pairing would end by taking it OFFLINE (see Decisions).
+   */
   start(input: { device_id: string }): PairingSession {
     const device = this.#ctx.devices.require((input as { device_id?: unknown } | null)?.device_id);
+    if (device.status === 'ONLINE') {
+      throw new GatewayInputError(
+        'device_id',
+        'names a device that is ONLINE (paired already); pairing is for a device that is not connected: add it with status "OFFLINE", or set it OFFLINE or LOGGED_OUT first (simulate.status, POST /__mock/simulate/status)',
+        409,
+      );
+    }
     this.#sessions.get(device.id)?.timer?.cancel();
     const session = { deviceId: device.id, attempt: 0, qrCode: '', state: 'waiting' as const, timer: null };
     this.#sessions.set(device.id, session);

@@ -89,3 +89,82 @@ describe('webhook delivery circuit', () => {
     ).toEqual([[36_000, 3], ...Array(4).fill([60_000, 2])]);
   });
 });
+
+describe('webhook delivery circuit: only the probe changes an open circuit', () => {
+  let receiver: Receiver;
+  afterEach(() => receiver?.close());
+
+  it.each([
+    [200, 'delivered'],
+    [400, 'rejected'],
+  ] as const)('stays open when an attempt already in flight as it opened answers %i', async (status, outcome) => {
+    let answerFirst: (reply: { status: number }) => void = () => {};
+    const first = new Promise<{ status: number }>((resolve) => {
+      answerFirst = resolve;
+    });
+    receiver = await startReceiver((n) => (n === 0 ? first : { status: 502 }));
+    const { gateway, clock } = manualGateway();
+    gateway.routing.setTenant('default', { url: receiver.url });
+    const device = gateway.devices.add();
+    const transitions: CircuitTransition[] = [];
+    gateway.on('circuit', (t) => transitions.push(t));
+    const t0 = clock.now();
+    // Six events: the first stays in flight while the other five fail and open the circuit.
+    for (let i = 0; i < 6; i++) gateway.simulate.message({ device_id: device.id, sender: '15551234567' });
+    await until(() => gateway.attempts().length === 5);
+    expect(gateway.circuits()[0]).toMatchObject({ state: 'open', openUntil: t0 + 30_000 });
+
+    answerFirst({ status });
+    await gateway.drain();
+    expect(gateway.attempts().at(-1)).toMatchObject({ outcome, probe: false });
+    expect(gateway.circuits()[0]).toMatchObject({ state: 'open', openUntil: t0 + 30_000 });
+
+    // The five retries meet the open circuit at +3 s: the receiver hears nothing more until the probe at +30 s.
+    receiver.answer(() => ({ status: 200 }));
+    await clock.advance(3_000);
+    await gateway.drain();
+    expect(receiver.received).toHaveLength(6);
+    await clock.advance(27_000);
+    await gateway.drain();
+    expect(transitions.map((t) => [t.from, t.to, t.at - t0])).toEqual([
+      ['closed', 'open', 0],
+      ['half-open', 'closed', 30_000],
+    ]);
+    expect(gateway.attempts().filter((a) => a.probe)).toHaveLength(1);
+    expect(receiver.received).toHaveLength(11);
+  });
+
+  it('shows attempts held behind the probe as due when the probe answers at the latest, not as unscheduled', async () => {
+    receiver = await startReceiver(() => ({ status: 502 }));
+    const { gateway, clock } = manualGateway();
+    gateway.routing.setTenant('default', { url: receiver.url });
+    const device = gateway.devices.add();
+    const t0 = clock.now();
+    for (let i = 0; i < 5; i++) gateway.simulate.message({ device_id: device.id, sender: '15551234567' });
+    await gateway.drain();
+    receiver.answer(() => 'hang');
+    await clock.advance(30_000);
+    // One probe is out (hanging); the other four met the half-open circuit and wait for its answer.
+    const held = gateway.attempts().filter((a) => a.outcome === 'circuit-open' && a.startedAt === t0 + 30_000);
+    expect(held).toHaveLength(4);
+    for (const a of held) expect(a.nextAttemptAt).toBe(t0 + 30_000 + 8_000);
+    expect(gateway.engine.scheduled().filter((s) => s.waitingFor === 'probe')).toHaveLength(4);
+    expect(gateway.engine.stats().pending).toMatchObject({ inFlight: 1, waitingForProbe: 4 });
+
+    // The probe times out at +38 s: the circuit re-opens until +68 s, and the four go then.
+    await clock.advance(8_000);
+    await gateway.drain();
+    expect(gateway.circuits()[0]).toMatchObject({ state: 'open', openUntil: t0 + 68_000 });
+    const due = gateway.engine.scheduled().map((s) => [s.at - t0, s.waitingFor]);
+    expect(due).toEqual([[44_000, 'time'], ...Array(4).fill([68_000, 'time'])]);
+  });
+});
+
+/** Waits (in real time, bounded) for something the receiver's answers bring about. */
+async function until(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
+  const started = Date.now();
+  while (!condition()) {
+    if (Date.now() - started > timeoutMs) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}

@@ -10,8 +10,12 @@ export interface Received {
   json: { event: string; device_id: string; timestamp: number; data: Record<string, unknown> };
 }
 
-/** How the receiver answers the n-th request (0-based): a status (and body), or `hang` to never answer. */
-export type Answer = { status: number; body?: string } | 'hang';
+/**
+ * How the receiver answers the n-th request (0-based): a status (and body), `hang` to never answer, or a promise of
+ * a status, answered when it resolves (an attempt the test keeps in flight and answers later).
+ */
+export type Answer = Reply | 'hang' | Promise<Reply>;
+type Reply = { status: number; body?: string };
 
 /** A running receiver. */
 export interface Receiver {
@@ -38,13 +42,18 @@ export async function startReceiver(
       const entry: Received = { headers: req.headers, body, json: safeJson(body) };
       const n = received.push(entry) - 1;
       const a = respond(n, entry);
-      if (a === 'hang') {
+      if (a === 'hang' || a instanceof Promise) {
         hanging.add(res);
         res.on('close', () => hanging.delete(res));
-        return;
       }
-      res.writeHead(a.status, { 'content-type': 'application/json' });
-      res.end(a.body ?? '{"status":"success"}');
+      if (a === 'hang') return;
+      const reply = (r: Reply) => {
+        if (res.destroyed) return;
+        res.writeHead(r.status, { 'content-type': 'application/json' });
+        res.end(r.body ?? '{"status":"success"}');
+      };
+      if (a instanceof Promise) void a.then(reply);
+      else reply(a);
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
