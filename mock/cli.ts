@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { systemClock } from '../src/core/clock.js';
 import { MESSAGING_KEY_PATTERN } from '../src/schemas/messaging.js';
 import { type MockServer, startMockServer } from './adapters/node-server.js';
+import { describeCaller, formatRequestLine, type RequestLogEntry } from './adapters/request-log.js';
 import type { MockBackendOptions } from './backend.js';
 import { ManualClock } from './clock.js';
 import { GatewayInputError } from './gateway/GatewayInputError.js';
@@ -28,15 +29,21 @@ Options:
                         the "default" tenant                            (default: none)
   --device <id>         an ONLINE device of the "default" tenant, so messages
                         can be sent at once; repeatable                 (default: none)
-  --control-token <t>   token of the /__mock/ control API               (default: generated)
+  --control-token <t>   token of the /__mock/ control API: 8 or more
+                        characters, no spaces                          (default: generated)
   --clock <real|manual> manual: time moves only with POST /__mock/clock/advance,
                         so retries, circuits and rate windows are
                         deterministic in tests in any language          (default real)
+  --allow-http-receivers
+                        accept plain-http receiver URLs on any host, e.g.
+                        http://receiver:3000/hooks in docker-compose    (default: loopback only)
   --variant <names>     reproduce behaviours of some production versions,
                         comma-separated: overlayCollection (overlays under
                         "overlay", not "cta"), stringIds (new domain/pixel ids
                         as "12"), negativeRemaining (X-RateLimit-Remaining: -1
                         when over the limit); repeatable                (default none)
+  --quiet               print only the banner: no line per request, delivery
+                        attempt, circuit change or dead letter          (default: print them)
   -h, --help            show this help
 
 Stop with Ctrl+C (SIGINT) or SIGTERM.
@@ -54,10 +61,15 @@ const FLAGS = {
   device: { type: 'string', multiple: true },
   'control-token': { type: 'string' },
   clock: { type: 'string' },
+  'allow-http-receivers': { type: 'boolean' },
   variant: { type: 'string', multiple: true },
+  quiet: { type: 'boolean' },
 } as const;
 
 type Flags = ReturnType<typeof parseArgs<{ options: typeof FLAGS; allowPositionals: true; strict: true }>>['values'];
+
+/** What the flags ask for: the server's options and how talkative to be. */
+type CliOptions = MockBackendOptions & { port: number; host: string; quiet: boolean };
 
 /** A command-line mistake: printed without a stack trace, exit code 2. */
 class UsageError extends Error {
@@ -88,12 +100,16 @@ async function main(argv: string[]): Promise<void> {
 
   const options = serverOptions(values);
   let server: MockServer;
+  // Set once the server exists; requests cannot arrive before that.
+  let log: ((entry: RequestLogEntry) => void) | undefined;
   try {
-    server = await startMockServer(options);
+    const { quiet: _quiet, ...serverOpts } = options;
+    server = await startMockServer({ ...serverOpts, onResponse: (entry) => log?.(entry) });
   } catch (error) {
     throw listenError(error, options.host, options.port);
   }
   printBanner(server, options);
+  if (!values.quiet) log = logActivity(server);
   stopOnSignals(server);
 }
 
@@ -106,12 +122,13 @@ function flagError(error: NodeJS.ErrnoException): string {
 }
 
 /** Turns the flags into startMockServer options, or throws a UsageError naming the flag and its rule. */
-function serverOptions(values: Flags): MockBackendOptions & { port: number; host: string } {
-  const options: MockBackendOptions & { port: number; host: string } = {
+function serverOptions(values: Flags): CliOptions {
+  const options: CliOptions = {
     port: parsePort(values.port),
     host: values.host ?? '127.0.0.1',
     seed: parseSeed(values.seed),
     rateLimit: parseRateLimit(values['rate-limit']),
+    quiet: values.quiet ?? false,
   };
   if (values.host !== undefined && values.host.trim() === '') {
     throw new UsageError('--host must be an interface address such as 127.0.0.1 or 0.0.0.0; got an empty value.');
@@ -129,7 +146,12 @@ function serverOptions(values: Flags): MockBackendOptions & { port: number; host
   if (controlToken !== undefined && (controlToken.length < 8 || /\s/.test(controlToken))) {
     throw new UsageError('--control-token must be at least 8 characters without spaces.');
   }
-  options.gateway = { messagingKey, controlToken, devices: parseDevices(values.device) };
+  options.gateway = {
+    messagingKey,
+    controlToken,
+    devices: parseDevices(values.device),
+    allowHttpReceivers: values['allow-http-receivers'] ?? false,
+  };
   const clock = values.clock ?? 'real';
   if (clock !== 'real' && clock !== 'manual')
     throw new UsageError(`--clock must be "real" or "manual"; got "${clock}".`);
@@ -211,29 +233,77 @@ function listenError(error: unknown, host: string, port: number): Error {
   return new Error(`Could not start the mock server on ${host}:${port}: ${(error as Error).message}`);
 }
 
-function printBanner(server: MockServer, options: MockBackendOptions): void {
-  const users = [...server.backend.store.users.values()];
+function printBanner(server: MockServer, options: CliOptions): void {
+  const { store, gateway } = server.backend;
+  const users = [...store.users.values()];
   const width = Math.max(8, ...users.map((u) => u.username.length));
   const limit = options.rateLimit === false ? 'off' : describeLimit(server.backend.options.rateLimit);
   const variants = PRODUCTION_VARIANT_NAMES.filter((name) => server.backend.options.variants[name]);
+  const owned = (userId: number) => {
+    const count = (rows: Iterable<{ userId: number }>) => [...rows].filter((row) => row.userId === userId).length;
+    const parts = [
+      [count(store.domains.values()), 'domain'],
+      [count(store.pixels.values()), 'pixel'],
+      [count(store.qrs.values()), 'QR code'],
+    ] as const;
+    const owns = parts.filter(([n]) => n !== 0).map(([n, what]) => `${n} ${what}${n === 1 ? '' : 's'}`);
+    return owns.length === 0 ? 'no data' : `owns ${owns.join(', ')}`;
+  };
+  const owners = users.filter((u) => owned(u.id) !== 'no data').map((u) => u.username);
+  const admin = users.find((u) => u.admin);
+  const auth = `-H "Authorization: Bearer ${gateway.controlToken}"`;
   const lines = [
     `linkgate mock listening on ${server.url}`,
     `  seed: ${options.seed}, rate limit: ${limit}, clock: ${options.clock ? 'manual (POST /__mock/clock/advance)' : 'real'}`,
     ...(variants.length > 0 ? [`  production variants: ${variants.join(', ')}`] : []),
+    `  OpenAPI document: ${server.url}/openapi.json`,
     '',
-    `  API keys (send as "Authorization: Bearer <key>"):`,
-    ...users.map((u) => `    ${u.username.padEnd(width)}  ${u.apikey}${u.admin ? '  (admin)' : ''}`),
+    `  API keys (send as "Authorization: Bearer <key>"); each user sees only their own data:`,
+    ...users.map((u) => `    ${u.username.padEnd(width)}  ${u.apikey}  ${u.admin ? '(admin) ' : ''}${owned(u.id)}`),
+    // The admin's key comes first, but its lists are empty: say whose key shows the demo data.
+    ...(admin && owners.length > 0 && !owners.includes(admin.username)
+      ? [
+          `    The demo data belongs to ${owners.join(' and ')}: use their keys to see it; ${admin.username}'s lists are empty.`,
+        ]
+      : []),
     '',
     `  Messaging API (/api/v1/...): ${options.gateway?.messagingKey ? `key ${options.gateway.messagingKey} (tenant "default")` : 'no key yet; create one with POST /__mock/keys'}`,
     ...(options.gateway?.devices?.length
       ? [`  Online devices (tenant "default"): ${options.gateway.devices.map((d) => d.id).join(', ')}`]
       : []),
-    `  Control API (/__mock/, send "Authorization: Bearer <token>"): token ${server.backend.gateway.controlToken}`,
+    `  Control API: ${server.url}/__mock/ lists its endpoints; token ${gateway.controlToken} (send "Authorization: Bearer <token>")`,
+    `    reset to the start seed:  curl -X POST ${server.url}/__mock/reset ${auth}`,
+    '    attach a webhook receiver (https, or http on loopback):',
+    `      curl ${server.url}/__mock/webhooks ${auth} -H "Content-Type: application/json" \\`,
+    `        -d '{"url":"http://127.0.0.1:3000/webhooks"}'`,
     '',
-    'Stop with Ctrl+C.',
+    `Stop with Ctrl+C.${options.quiet ? '' : ' One line per request, delivery attempt, circuit change and dead letter follows (--quiet turns them off).'}`,
     '',
   ];
   process.stdout.write(lines.join('\n'));
+}
+
+/** Prints a line per answered request and per delivery attempt, circuit change and dead letter; returns the request logger. */
+function logActivity(server: MockServer): (entry: RequestLogEntry) => void {
+  const { gateway } = server.backend;
+  const print = (line: string) => process.stdout.write(`${new Date().toISOString().slice(11, 23)} ${line}\n`);
+  const at = (ms: number | null) => (ms === null ? '' : new Date(ms).toISOString());
+  gateway.on('attempt', (a) => {
+    const answer = a.response ? `${a.response.status}` : (a.error ?? 'no answer');
+    const next = a.nextAttemptAt === null ? '' : `, next attempt at ${at(a.nextAttemptAt)}`;
+    print(
+      `delivery ${a.event} ${a.deliveryId} attempt ${a.attempt}${a.probe ? ' (probe)' : ''} to ${a.url}: ${answer}, ${a.outcome}${next} ${a.durationMs.toFixed(0)} ms`,
+    );
+  });
+  gateway.on('circuit', (c) => {
+    print(`circuit ${c.url}: ${c.from} -> ${c.to}${c.openUntil === null ? '' : ` until ${at(c.openUntil)}`}`);
+  });
+  gateway.on('dead-lettered', (d) => {
+    print(
+      `dead letter ${d.event} ${d.deliveryId} to ${d.url}: ${d.reason} after ${d.attempts} attempt(s), last ${d.lastStatus ?? 'no answer'}`,
+    );
+  });
+  return (entry) => print(formatRequestLine(entry, describeCaller(server.backend, entry.path, entry.authorization)));
 }
 
 function describeLimit(rule: RateLimitOptions | false): string {

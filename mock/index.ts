@@ -25,6 +25,7 @@
  */
 export { createMockBackend, type MockBackend } from './adapters/mock-backend.js';
 export { type MockServer, type StartMockServerOptions, startMockServer } from './adapters/node-server.js';
+export { describeCaller, formatRequestLine, type RequestLogEntry } from './adapters/request-log.js';
 export type { MockRequestHandler } from './adapters/web.js';
 export type { BackendCore, MockBackendOptions, ResolvedMockBackendOptions } from './backend.js';
 export { MAX_BODY_BYTES } from './body-limit.js';

@@ -5,6 +5,7 @@ import { type BackendCore, createBackendCore, type MockBackendOptions } from '..
 import { bodyTooLargeResponse, declaresTooLarge, MAX_BODY_BYTES } from '../body-limit.js';
 import type { MockRequest, MockResponse } from '../types.js';
 import { EXPOSED_HEADERS, isPreflight, preflightHeaders } from './cors.js';
+import type { RequestLogEntry } from './request-log.js';
 import type { MockRequestHandler } from './web.js';
 
 const NODE_HTTP = 'node:http';
@@ -23,6 +24,12 @@ export interface StartMockServerOptions<B extends MockRequestHandler = BackendCo
   host?: string;
   /** A backend to serve (e.g. one your tests also arrange through `store`); when absent one is created from the other options. */
   backend?: B;
+  /**
+   * Told about every answered request once its last byte is written (method, path, status, time), e.g. to log it;
+   * the `linkgate mock` command prints these. A listener that throws is ignored.
+   * @default none
+   */
+  onResponse?: (entry: RequestLogEntry) => void;
 }
 
 /** A running standalone mock server. */
@@ -60,12 +67,18 @@ export async function startMockServer<B extends MockRequestHandler = BackendCore
 export async function startMockServer<B extends MockRequestHandler = BackendCore>(
   options: StartMockServerOptions<B> = {},
 ): Promise<MockServer<B>> {
-  const { port = 0, host = '127.0.0.1', backend: given, ...backendOptions } = options;
+  const { port = 0, host = '127.0.0.1', backend: given, onResponse, ...backendOptions } = options;
   const backend = given ?? (createBackendCore(backendOptions) as unknown as B);
   // Loaded here, by a computed name: `linkgate/mock` re-exports this function and must still bundle and load in
   // browsers (setupWorker), where bundlers would otherwise try to resolve node:http.
   const { createServer } = (await import(NODE_HTTP)) as typeof import('node:http');
-  const server = createServer({ keepAliveTimeout: 5_000 }, (req, res) => serve(backend, req, res));
+  const handler = onResponse
+    ? (req: IncomingMessage, res: ServerResponse) => {
+        reportWhenAnswered(req, res, onResponse);
+        serve(backend, req, res);
+      }
+    : (req: IncomingMessage, res: ServerResponse) => serve(backend, req, res);
+  const server = createServer({ keepAliveTimeout: 5_000 }, handler);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
@@ -83,6 +96,28 @@ export async function startMockServer<B extends MockRequestHandler = BackendCore
         server.closeIdleConnections();
       }),
   };
+}
+
+/** Calls `onResponse` when the answer's last byte is written (not for a client that went away before it). */
+function reportWhenAnswered(req: IncomingMessage, res: ServerResponse, onResponse: (entry: RequestLogEntry) => void) {
+  const started = performance.now();
+  res.once('finish', () => {
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    const path = q === -1 ? url : url.slice(0, q);
+    const authorization = req.headers.authorization;
+    try {
+      onResponse({
+        method: req.method ?? 'GET',
+        path,
+        status: res.statusCode,
+        ms: performance.now() - started,
+        authorization,
+      });
+    } catch {
+      // A faulty log listener must not break the server.
+    }
+  });
 }
 
 /** The host part of the URL for a bound address: a wildcard bind is reached through loopback. */

@@ -1,0 +1,49 @@
+// What the standalone server says about each request: who asked (never their key), what, the answer and the time.
+import { bearerKey, secretsEqual, userByKey } from '../auth.js';
+import type { BackendCore } from '../backend.js';
+import { CONTROL_PREFIX } from '../control/ControlRoutes.js';
+
+/** One answered request, as {@link StartMockServerOptions.onResponse} reports it. */
+export interface RequestLogEntry {
+  /** Upper-case HTTP method. */
+  method: string;
+  /** URL path without the query. */
+  path: string;
+  /** HTTP status of the answer. */
+  status: number;
+  /** Milliseconds from the request's arrival to the answer's last byte. */
+  ms: number;
+  /** The `Authorization` header as sent, or undefined; describe it with {@link describeCaller}, never print it. */
+  authorization: string | undefined;
+}
+
+/**
+ * Who sent a request, safe to print: the management user (`alice (user 2)`), the messaging key's slot and tenant
+ * (`key_1 of tenant "default"`), `control token`, or for a key the mock does not know only its last 4 characters.
+ */
+export function describeCaller(backend: BackendCore, path: string, authorization: string | undefined): string {
+  if (!authorization) return 'no key';
+  if (path.startsWith(CONTROL_PREFIX) || path === '/__mock') {
+    return secretsEqual(authorization, `Bearer ${backend.gateway.controlToken}`)
+      ? 'control token'
+      : 'wrong control token';
+  }
+  if (path.startsWith('/api/v1/')) {
+    const key = backend.gateway.keys.authenticate(authorization);
+    return key ? `${key.id} of tenant "${key.tenant}"` : `unknown messaging key ${masked(bearerKey(authorization))}`;
+  }
+  const key = bearerKey(authorization);
+  const user = key === undefined ? undefined : userByKey(backend.store, key);
+  if (user) return `${user.username} (${user.admin ? 'admin, ' : ''}user ${user.id})`;
+  return `unknown key ${masked(key)}`;
+}
+
+/** The last 4 characters of a key long enough that they reveal little; nothing of a short one. */
+function masked(key: string | undefined): string {
+  return key !== undefined && key.length >= 16 ? `…${key.slice(-4)}` : '(not shown)';
+}
+
+/** One log line: `GET /api/domains 200 alice (user 2) 3 ms`. */
+export function formatRequestLine(entry: RequestLogEntry, caller: string): string {
+  return `${entry.method} ${entry.path} ${entry.status} ${caller} ${entry.ms.toFixed(0)} ms`;
+}
