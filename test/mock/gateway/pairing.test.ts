@@ -89,4 +89,23 @@ describe('pairing flow', () => {
     ).toMatchObject({ device_id: device.id, status: 'queued' });
     expect(() => gateway.simulate.pairing.scan({ device_id: device.id })).toThrow(/no pairing in progress/);
   });
+
+  it('refuses to pair an ONLINE device with 409, so an unscanned pairing cannot take a working device OFFLINE', async () => {
+    const { gateway, clock } = await setup();
+    const online = gateway.devices.add({ id: 'phone-online' });
+    let refusal: unknown;
+    try {
+      gateway.simulate.pairing.start({ device_id: online.id });
+    } catch (error) {
+      refusal = error;
+    }
+    expect(refusal).toMatchObject({ status: 409, field: 'device_id', message: expect.stringMatching(/ONLINE/) });
+    await clock.advance(200_000);
+    await gateway.drain();
+    expect(gateway.devices.get(online.id)!.status).toBe('ONLINE');
+    expect(rx.received).toHaveLength(0);
+    expect(
+      gateway.messages.send('default', { device_id: online.id, phone: '15551234567', message: 'still works' }),
+    ).toMatchObject({ device_id: online.id, status: 'queued' });
+  });
 });

@@ -152,4 +152,21 @@ describe('routing of tenant and device events', () => {
       expect(gateway.routing.setTenant('default', { url }).url).toBe(new URL(url).href);
     }
   });
+
+  it('accepts plain-http receivers on any host only when allowHttpReceivers is on, and names that opt-in when refusing', () => {
+    const url = 'http://receiver:3000/webhooks';
+    const strict = manualGateway().gateway;
+    expect(() => strict.routing.setTenant('default', { url })).toThrow(
+      /--allow-http-receivers.*allowHttpReceivers: true/,
+    );
+    const device = strict.devices.add();
+    expect(() => strict.routing.setDevice(device.id, { url })).toThrow(/url must use HTTPS/);
+    const open = manualGateway({ allowHttpReceivers: true }).gateway;
+    expect(open.routing.setTenant('default', { url }).url).toBe(url);
+    expect(open.routing.setDevice(open.devices.add().id, { url: 'http://10.0.0.7/hook' }).url).toBe(
+      'http://10.0.0.7/hook',
+    );
+    // HTTPS-only remains for every other scheme.
+    expect(() => open.routing.setTenant('default', { url: 'ftp://receiver/hook' })).toThrow(/url must use HTTPS/);
+  });
 });
