@@ -1,6 +1,6 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
-import { APIConnectionError, Linkgate, ResponseTooLargeError } from 'linkgate';
+import { APIConnectionError, Linkgate, MessagingClient, ResponseTooLargeError } from 'linkgate';
 import { ManualClock } from 'linkgate/mock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rejectionOf } from './harness.js';
@@ -129,6 +129,21 @@ describe('bounded reading of answers (a hostile server on loopback, no msw)', ()
     });
     const account = await client({ maxResponseBytes: Buffer.byteLength(body) }).account.get();
     expect(account.username).toBe('admin');
+  });
+
+  it('bounds the MessagingClient the same way', async () => {
+    hostile.answer((res) => endless(res));
+    const messaging = new MessagingClient({
+      apiKey: 'gw_live_TestKey0123456789abcdefghij',
+      baseUrl,
+      clock: new ManualClock(),
+      maxResponseBytes: 256 * 1024,
+    });
+    const error = await rejectionOf(
+      messaging.messages.send({ device_id: 'auto', phone: '15551234567', message: 'Hi' }),
+    );
+    expect(error).toBeInstanceOf(ResponseTooLargeError);
+    expect((error as Error).message).toMatch(/POST \/api\/v1\/.* larger than maxResponseBytes \(262144 bytes/);
   });
 
   it('refuses a maxResponseBytes that is not a positive number', () => {

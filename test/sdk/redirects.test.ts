@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import { CrossOriginRedirectError, Linkgate, LinkgateError } from 'linkgate';
+import { CrossOriginRedirectError, Linkgate, LinkgateError, MessagingClient } from 'linkgate';
 import { ManualClock } from 'linkgate/mock';
 import { HttpResponse, http } from 'msw';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -119,6 +119,19 @@ describe('redirects on the real network (no msw)', () => {
     expect((error as CrossOriginRedirectError).targetOrigin).toBe(
       `http://127.0.0.1:${(target.address() as { port: number }).port}`,
     );
+    expect(hits).toBe(0);
+  });
+
+  it('refuses it for the MessagingClient too', async () => {
+    const messaging = new MessagingClient({
+      apiKey: 'gw_live_TestKey0123456789abcdefghij',
+      baseUrl: `http://127.0.0.1:${(origin.address() as { port: number }).port}`,
+      clock: new ManualClock(),
+    });
+    const error = await rejectionOf(
+      messaging.messages.send({ device_id: 'auto', phone: '15551234567', message: 'Hi' }),
+    );
+    expect(error).toBeInstanceOf(CrossOriginRedirectError);
     expect(hits).toBe(0);
   });
 });
