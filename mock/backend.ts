@@ -1,4 +1,5 @@
 import { type Clock, systemClock } from '../src/core/clock.js';
+import { stateControlGroup } from './control/state-routes.js';
 import type { Gateway, GatewayOptions } from './gateway/Gateway.js';
 import { installGateway } from './gateway/installGateway.js';
 import { managementGroup } from './management/group.js';
@@ -126,6 +127,7 @@ export function createBackendCore<C extends Clock = Clock>(options: MockBackendO
   router.add(qrImageGroup(core));
   router.add(openApiGroup(core));
   (core as { gateway: Gateway<C> }).gateway = installGateway(core, options.gateway);
+  router.add(stateControlGroup(core));
   return core;
 }
 

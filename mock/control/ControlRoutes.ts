@@ -106,7 +106,7 @@ function configRoutes(gateway: Gateway): Route<unknown>[] {
       if (typeof (clock as Partial<ManualClock>).advance !== 'function') {
         throw new GatewayInputError(
           'clock',
-          'is the real clock; start the mock with a ManualClock to advance time',
+          'is the real clock; start the server with `linkgate mock --clock manual` (in-process: pass `clock: new ManualClock()`) to advance time',
           409,
         );
       }
@@ -189,6 +189,8 @@ const ENDPOINTS = [
   'POST /__mock/simulate/status {device_id, status, reason?, heat_score?}',
   'POST /__mock/simulate/pairing {device_id, action: start|scan|cancel}',
   'POST /__mock/faults {duplicate?, staleTimestamp?, wrongSecret?, times?}',
+  'POST /__mock/reset (back to the start seed: users, keys, records; gateway cleared)',
+  'POST /__mock/fixture {users?, domains?, pixels?, qrs?, devices?} (all or nothing; owner: username)',
   'POST /__mock/clock/advance {ms} (manual clock only)',
   'POST /__mock/drain',
   'GET /__mock/attempts?delivery_id=&url=&tenant=&redact=1',

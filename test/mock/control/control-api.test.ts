@@ -158,7 +158,7 @@ describe('the /__mock/ control API over HTTP', () => {
     expect(JSON.stringify((await call('GET', '/__mock/keys')).body)).not.toContain(fresh.body.key);
   });
 
-  it('refuses to advance a real clock with 409', async () => {
+  it('refuses to advance a real clock with 409, naming the --clock manual flag and the in-process ManualClock', async () => {
     const real = await startMockServer({ gateway: { controlToken: TOKEN } });
     const res = await fetch(`${real.url}/__mock/clock/advance`, {
       method: 'POST',
@@ -166,7 +166,10 @@ describe('the /__mock/ control API over HTTP', () => {
       body: '{"ms":1000}',
     });
     expect(res.status).toBe(409);
-    expect(await res.json()).toMatchObject({ field: 'clock' });
+    const body = await res.json();
+    expect(body).toMatchObject({ field: 'clock' });
+    expect(body.message).toContain('linkgate mock --clock manual');
+    expect(body.message).toContain('ManualClock');
     await real.close();
   });
 });

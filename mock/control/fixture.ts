@@ -1,0 +1,191 @@
+// Loads a JSON fixture of users, domains, pixels, QR codes and devices in one step, all or nothing. Domains, pixels and
+// QR codes go through the management API's own routes (as their owner, past the rate limit), so a fixture obeys
+// exactly the rules a client would meet; users are added with the API's own rules plus a chosen key.
+import { USERNAME_PATTERN } from '../../src/schemas/primitives.js';
+import type { BackendCore } from '../backend.js';
+import { GatewayInputError } from '../gateway/GatewayInputError.js';
+import type { ManagementContext } from '../management/group.js';
+import { isValidEmail, isValidPassword } from '../management/rules.js';
+import { type Device, type DeviceInput, DeviceRegistry } from '../messaging/DeviceRegistry.js';
+import { RequestRejection } from '../responses.js';
+import type { Route } from '../router.js';
+import type { MockResponse } from '../types.js';
+
+/** The tables a fixture may fill, in the order they are loaded. */
+export const FIXTURE_TABLES = ['users', 'domains', 'pixels', 'qrs', 'devices'] as const;
+
+/** Where each owned table's rows are created: the management route a client would call. */
+const CREATE_ROUTES = { domains: '/api/domain/add', pixels: '/api/pixel/add', qrs: '/api/qr/add' } as const;
+
+/** What a loaded fixture created, with the ids (and users' keys) a test in another language needs next. */
+export interface FixtureResult {
+  users: { id: number; username: string; apikey: string; admin: boolean }[];
+  domains: { id: number; owner: string }[];
+  pixels: { id: number; owner: string }[];
+  qrs: { id: number; owner: string; link: string | undefined }[];
+  devices: Device[];
+}
+
+/**
+ * Loads `fixture` into the backend, or throws a {@link GatewayInputError} naming the first bad field
+ * (`domains[1].domain`) and its rule; then nothing stored has changed.
+ *
+ * @example
+ * loadFixture(core, { users: [{ username: 'carol', email: 'carol@example.com', password: 'secret1' }],
+ *   domains: [{ owner: 'carol', domain: 'https://go.carol.example' }] });
+ */
+export async function loadFixture(core: BackendCore, fixture: Record<string, unknown>): Promise<FixtureResult> {
+  for (const name of Object.keys(fixture)) {
+    if (!(FIXTURE_TABLES as readonly string[]).includes(name)) {
+      throw new GatewayInputError(name, `is not a fixture table; the tables are ${FIXTURE_TABLES.join(', ')}`);
+    }
+  }
+  const rows = (name: (typeof FIXTURE_TABLES)[number]) => {
+    const value = fixture[name] ?? [];
+    if (!Array.isArray(value)) throw new GatewayInputError(name, 'must be an array of objects');
+    value.forEach((item, i) => {
+      if (typeof item !== 'object' || item === null || Array.isArray(item)) {
+        throw new GatewayInputError(`${name}[${i}]`, 'must be an object');
+      }
+    });
+    return value as Record<string, unknown>[];
+  };
+  const input = Object.fromEntries(FIXTURE_TABLES.map((name) => [name, rows(name)])) as Record<
+    (typeof FIXTURE_TABLES)[number],
+    Record<string, unknown>[]
+  >;
+  const devices = checkDevices(core, input.devices);
+
+  const snapshot = core.store.snapshot();
+  try {
+    const result: FixtureResult = { users: [], domains: [], pixels: [], qrs: [], devices: [] };
+    input.users.forEach((user, i) => {
+      result.users.push(addUser(core, user, `users[${i}]`));
+    });
+    for (const table of ['domains', 'pixels', 'qrs'] as const) {
+      for (const [i, item] of input[table].entries()) {
+        result[table].push((await createOwned(core, table, item, `${table}[${i}]`)) as never);
+      }
+    }
+    result.devices = devices.map((device) => core.gateway.devices.add(device));
+    return result;
+  } catch (error) {
+    core.store.restore(snapshot);
+    throw error;
+  }
+}
+
+function addUser(core: BackendCore, input: Record<string, unknown>, at: string): FixtureResult['users'][number] {
+  const { store } = core;
+  const text = (name: string, required: boolean): string | undefined => {
+    const value = input[name];
+    if (value === undefined && !required) return undefined;
+    if (typeof value !== 'string') throw new GatewayInputError(`${at}.${name}`, 'must be a string');
+    return value;
+  };
+  const username = text('username', true)!;
+  const email = text('email', true)!;
+  const password = text('password', false) ?? 'password';
+  const apikey = text('apikey', false);
+  const admin = input.admin ?? false;
+  if (!USERNAME_PATTERN.test(username)) {
+    throw new GatewayInputError(`${at}.username`, 'must be 4 to 20 letters, digits or underscores');
+  }
+  if (!isValidEmail(email)) throw new GatewayInputError(`${at}.email`, 'must be a valid email address');
+  if (!isValidPassword(password)) throw new GatewayInputError(`${at}.password`, 'must be at least 5 characters');
+  if (typeof admin !== 'boolean') throw new GatewayInputError(`${at}.admin`, 'must be a boolean');
+  if (apikey !== undefined && (apikey === '' || /\s/.test(apikey))) {
+    throw new GatewayInputError(
+      `${at}.apikey`,
+      'must be a non-empty string without spaces (omit it to have one generated)',
+    );
+  }
+  // Usernames and emails are unique without regard to case, as the API's own user-add rule has it.
+  const sameText = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+  for (const other of store.users.values()) {
+    if (sameText(other.username, username)) throw new GatewayInputError(`${at}.username`, 'is already taken');
+    if (sameText(other.email, email)) throw new GatewayInputError(`${at}.email`, 'is already taken');
+    if (apikey !== undefined && other.apikey === apikey) {
+      throw new GatewayInputError(`${at}.apikey`, "is another user's key");
+    }
+  }
+  const row = store.addUser({ username, email, password, admin, ...(apikey === undefined ? {} : { apikey }) });
+  return { id: row.id, username: row.username, apikey: row.apikey, admin: row.admin };
+}
+
+/** Creates a domain, pixel or QR code through the management route, as its `owner`. */
+async function createOwned(
+  core: BackendCore,
+  table: keyof typeof CREATE_ROUTES,
+  item: Record<string, unknown>,
+  at: string,
+): Promise<{ id: number; owner: string; link?: string }> {
+  const { owner, ...body } = item;
+  if (typeof owner !== 'string') {
+    throw new GatewayInputError(`${at}.owner`, 'is required: the username of an existing user or of one in users');
+  }
+  const user = [...core.store.users.values()].find((u) => u.username === owner);
+  if (!user) throw new GatewayInputError(`${at}.owner`, `names no user ("${owner}"); add it to users first`);
+  const answer = await runRoute(core, CREATE_ROUTES[table], body, { core, user });
+  const parsed = JSON.parse(answer.body as string) as {
+    error: unknown;
+    id?: number;
+    link?: string;
+    message?: string;
+    issues?: string[];
+  };
+  if (parsed.error !== 0 || typeof parsed.id !== 'number') {
+    // The route names the field as "<field>: <rule>" in `issues`; else its message is the rule.
+    const issue = parsed.issues?.[0];
+    const colon = issue?.indexOf(': ') ?? -1;
+    if (issue !== undefined && colon > 0) {
+      throw new GatewayInputError(`${at}.${issue.slice(0, colon)}`, issue.slice(colon + 2));
+    }
+    throw new GatewayInputError(at, `is refused by ${CREATE_ROUTES[table]}: ${parsed.message ?? 'no reason given'}`);
+  }
+  return table === 'qrs' ? { id: parsed.id, owner, link: parsed.link } : { id: parsed.id, owner };
+}
+
+async function runRoute(
+  core: BackendCore,
+  path: string,
+  body: unknown,
+  context: ManagementContext,
+): Promise<MockResponse> {
+  const route = core.router.groups
+    .flatMap((group) => group.routes)
+    .find((r) => r.method === 'POST' && r.path === path) as Route<ManagementContext> | undefined;
+  if (!route) throw new Error(`the management route POST ${path} is missing`);
+  const req = {
+    method: 'POST',
+    path,
+    query: new URLSearchParams(),
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+    origin: core.gateway.publicOrigin,
+  };
+  try {
+    return await route.handle({ req, params: {}, context });
+  } catch (error) {
+    if (error instanceof RequestRejection) return error.response;
+    throw error;
+  }
+}
+
+/** Checks the devices against the registry's own rules on a scratch copy, so adding them later cannot fail. */
+function checkDevices(core: BackendCore, items: Record<string, unknown>[]): DeviceInput[] {
+  const seen = new Set(core.gateway.devices.list().map((d) => d.id));
+  return items.map((item, i) => {
+    const id = item.id;
+    if (typeof id === 'string' && seen.has(id)) throw new GatewayInputError(`devices[${i}].id`, 'is already a device');
+    if (typeof id === 'string') seen.add(id);
+    try {
+      // A throwaway registry proves the input valid without touching the gateway.
+      new DeviceRegistry(core.clock).add(item as DeviceInput);
+    } catch (error) {
+      if (error instanceof GatewayInputError) throw new GatewayInputError(`devices[${i}].${error.field}`, error.rule);
+      throw error;
+    }
+    return item as DeviceInput;
+  });
+}

@@ -1,0 +1,35 @@
+import type { BackendCore } from '../backend.js';
+import type { RouteGroup } from '../router.js';
+import { controlRoute } from './ControlAnswer.js';
+import { controlGroup } from './ControlRoutes.js';
+import { loadFixture } from './fixture.js';
+
+/**
+ * The control API's endpoints for stored state, so a suite in any language can set up without the rate-limited API:
+ * `POST /__mock/reset` (back to the start seed) and `POST /__mock/fixture` (load users, domains, pixels, QR codes and
+ * devices at once, all or nothing). Same token as the rest of `/__mock/`.
+ */
+export function stateControlGroup(core: BackendCore): RouteGroup<unknown> {
+  return {
+    name: 'control-state',
+    // The same guard as the gateway's control endpoints: one token for all of /__mock/.
+    guard: controlGroup(core.gateway).guard,
+    routes: [
+      controlRoute('POST', '/__mock/reset', () => {
+        core.reset();
+        return { reset: true, users: users(core) };
+      }),
+      controlRoute('POST', '/__mock/fixture', (body) => loadFixture(core, body), 201),
+    ],
+  };
+}
+
+/** Every user with the key to use, so a suite can pick up keys after a reset. */
+function users(core: BackendCore) {
+  return [...core.store.users.values()].map((u) => ({
+    id: u.id,
+    username: u.username,
+    apikey: u.apikey,
+    admin: u.admin,
+  }));
+}
