@@ -1,6 +1,8 @@
 import type { Clock } from '../src/core/clock.js';
 import type { QrData, QrType } from '../src/schemas/qr.js';
+import { IndexedTable } from './indexed-table.js';
 import { formatDate } from './management/calendar.js';
+import { hostKey } from './management/rules.js';
 import { randomHex } from './random-text.js';
 
 /** A user as the mock stores it. `apikey` and `password` are secrets: they never appear in error messages. */
@@ -238,18 +240,22 @@ export function closedLimits(): PlanLimitsRow {
  * backend.store.addDomain(bob.id, { domain: 'https://go.bob.example' });
  */
 export class MockStore {
-  /** Users by id. */
-  readonly users = new Map<number, UserRow>();
-  /** Branded domains by id. */
-  readonly domains = new Map<number, DomainRow>();
-  /** Pixels by id. */
-  readonly pixels = new Map<number, PixelRow>();
-  /** QR codes by id. */
-  readonly qrs = new Map<number, QrRow>();
-  /** Splash pages by id. */
-  readonly splash = new Map<number, SplashRow>();
-  /** Overlays by id. */
-  readonly overlays = new Map<number, OverlayRow>();
+  /** Users by id; also by `apikey`, and by `username` and `email` lower-cased. */
+  readonly users = new IndexedTable<UserRow, 'apikey' | 'username' | 'email'>({
+    apikey: (u) => u.apikey,
+    username: (u) => u.username.toLowerCase(),
+    email: (u) => u.email.toLowerCase(),
+  });
+  /** Branded domains by id; also by owner and by host ({@link hostKey}: no case, port or trailing dot). */
+  readonly domains = new IndexedTable<DomainRow, 'owner' | 'host'>({ owner, host: (d) => hostKey(d.domain) });
+  /** Pixels by id; also by owner and by owner, provider and tag (what makes a pixel a duplicate). */
+  readonly pixels: PixelTable = new IndexedTable({ owner, tag: (p: PixelRow) => pixelTagKey(p.userId, p.type, p.tag) });
+  /** QR codes by id; also by owner and by image token. */
+  readonly qrs = new IndexedTable<QrRow, 'owner' | 'token'>({ owner, token: (q) => q.token });
+  /** Splash pages by id; also by owner. */
+  readonly splash = new IndexedTable<SplashRow, 'owner'>({ owner });
+  /** Overlays by id; also by owner. */
+  readonly overlays = new IndexedTable<OverlayRow, 'owner'>({ owner });
   /** Plans by id. */
   readonly plans = new Map<number, PlanRow>();
 
@@ -269,7 +275,7 @@ export class MockStore {
   generateKey(): string {
     for (;;) {
       const key = this.#hex(32);
-      if (![...this.users.values()].some((u) => u.apikey === key)) return key;
+      if (!this.users.firstBy('apikey', key)) return key;
     }
   }
 
@@ -381,16 +387,34 @@ export class MockStore {
   /** Deletes a user and everything they own. Returns false when there was no such user. */
   deleteUser(id: number): boolean {
     if (!this.users.delete(id)) return false;
-    for (const table of [this.domains, this.pixels, this.qrs, this.splash, this.overlays]) {
-      for (const [rowId, row] of table) if (row.userId === id) table.delete(rowId);
-    }
+    const tables = [this.domains, this.pixels, this.qrs, this.splash, this.overlays] as unknown as OwnedTable[];
+    for (const table of tables) for (const row of table.findBy('owner', String(id))) table.delete(row.id);
     return true;
   }
 
   /** The QR code whose image token is `token`. */
   qrByToken(token: string): QrRow | undefined {
-    for (const qr of this.qrs.values()) if (qr.token === token) return qr;
-    return undefined;
+    return this.qrs.firstBy('token', token);
+  }
+
+  /** The branded domain (anyone's) whose host is the host of `url`, compared as {@link hostKey} does. */
+  domainByHost(url: string): DomainRow | undefined {
+    return this.domains.firstBy('host', hostKey(url));
+  }
+
+  /** The user's pixel of this provider with this tag. */
+  pixelByTag(userId: number, type: string, tag: string): PixelRow | undefined {
+    return this.pixels.firstBy('tag', pixelTagKey(userId, type, tag));
+  }
+
+  /** The user with this username, compared without case. */
+  userByUsername(username: string): UserRow | undefined {
+    return this.users.firstBy('username', username.toLowerCase());
+  }
+
+  /** The user with this email, compared without case. */
+  userByEmail(email: string): UserRow | undefined {
+    return this.users.firstBy('email', email.toLowerCase());
   }
 
   /** A deep copy of every table, for {@link restore} and for tests asserting that nothing changed. */
@@ -440,6 +464,19 @@ export class MockStore {
   #hex(length: number): string {
     return randomHex(length, () => this.#env.random());
   }
+}
+
+const owner = (row: { userId: number }) => String(row.userId);
+
+/** Any table of rows that belong to a user, seen through its owner index. */
+type OwnedTable = IndexedTable<{ id: number; userId: number }, 'owner'>;
+
+/** The pixels table: by id, owner, and owner + provider + tag. */
+export type PixelTable = IndexedTable<PixelRow, 'owner' | 'tag'>;
+
+/** The key that makes two pixels duplicates: the same owner, provider and tag. */
+export function pixelTagKey(userId: number, type: string, tag: string): string {
+  return JSON.stringify([userId, type, tag]);
 }
 
 function freshCounters(): Record<TableName, number> {

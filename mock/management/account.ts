@@ -2,7 +2,7 @@ import { AccountUpdate } from '../../src/schemas/account.js';
 import { RequestRejection, success } from '../responses.js';
 import type { ManagementRoute } from './group.js';
 import { toAccount } from './records.js';
-import { isValidEmail, isValidPassword, sameText } from './rules.js';
+import { isValidEmail, isValidPassword } from './rules.js';
 import { parseWith, readJsonBody } from './validation.js';
 
 /** `GET /api/account` and `PUT /api/account/update`. */
@@ -23,14 +23,17 @@ export const accountRoutes: ManagementRoute[] = [
       }
       if (body.email !== undefined) {
         if (!isValidEmail(body.email)) throw new RequestRejection('Please enter a valid email.');
-        const email = body.email;
-        const taken = [...core.store.users.values()].some((u) => u.id !== user.id && sameText(u.email, email));
-        if (taken) throw new RequestRejection('An account is already associated with this email.');
+        const owner = core.store.userByEmail(body.email);
+        if (owner && owner.id !== user.id)
+          throw new RequestRejection('An account is already associated with this email.');
       }
       if (body.password !== undefined && !isValidPassword(body.password)) {
         throw new RequestRejection('Password must be at least 5 characters.');
       }
-      if (body.email !== undefined) user.email = body.email;
+      if (body.email !== undefined) {
+        user.email = body.email;
+        core.store.users.reindex(user);
+      }
       if (body.password !== undefined) user.password = body.password;
       return success({ message: 'Account has been successfully updated.' });
     },

@@ -4,7 +4,7 @@ import { createdId } from './created-id.js';
 import type { ManagementRoute } from './group.js';
 import { ownedDeleteRoute, ownedListRoute } from './owned-routes.js';
 import { ownRow, toDomain } from './records.js';
-import { hostOf, isHttpUrl } from './rules.js';
+import { isHttpUrl } from './rules.js';
 import { parseWith, readId, readJsonBody } from './validation.js';
 
 const NOT_FOUND = 'Domain not found. Please try again.';
@@ -34,11 +34,8 @@ export const domainRoutes: ManagementRoute[] = [
       const domain = body.domain.trim();
       if (!isHttpUrl(domain)) throw new RequestRejection(BAD_DOMAIN);
       checkRedirects(body);
-      const host = hostOf(domain);
-      // Production refuses a host anyone has already added, not only the caller.
-      for (const row of core.store.domains.values()) {
-        if (hostOf(row.domain) === host) throw new RequestRejection('The domain has been already used.');
-      }
+      // Production refuses a host anyone has already added, not only the caller; one index lookup, not a scan.
+      if (core.store.domainByHost(domain)) throw new RequestRejection('The domain has been already used.');
       const row = core.store.addDomain(user.id, {
         domain,
         redirectroot: body.redirectroot ?? '',

@@ -37,7 +37,7 @@ export function ownedListRoute<K extends OwnedTable>(spec: OwnedListSpec<K>): Ma
     method: 'GET',
     path: spec.path,
     handle: ({ req, context }) => {
-      const rows = ownedBy(context.core.store[spec.table] as Map<number, OwnedRows[K]>, context.user.id);
+      const rows = ownedBy(context.core.store[spec.table] as unknown as Map<number, OwnedRows[K]>, context.user.id);
       const { core } = context;
       return pagedResponse(
         typeof spec.collection === 'string' ? spec.collection : spec.collection(core),
@@ -63,7 +63,7 @@ export function ownedDeleteRoute(path: string, table: OwnedTable, messages: Dele
     path,
     handle({ params, context }) {
       const id = readId(params);
-      const rows = context.core.store[table] as Map<number, { userId: number }>;
+      const rows = context.core.store[table] as unknown as Map<number, { userId: number }>;
       ownRow(rows, id, context.user.id, messages.notFound);
       rows.delete(id);
       return success({ message: messages.deleted });

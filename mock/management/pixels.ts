@@ -1,10 +1,10 @@
 import { PixelCreate, type PixelType, PixelUpdate } from '../../src/schemas/pixel.js';
 import { RequestRejection, success } from '../responses.js';
-import type { PixelRow, UserRow } from '../store.js';
+import { type PixelTable, pixelTagKey, type UserRow } from '../store.js';
 import { createdId } from './created-id.js';
 import type { ManagementRoute } from './group.js';
 import { ownedDeleteRoute, ownedListRoute } from './owned-routes.js';
-import { ownedBy, ownRow, toPixel } from './records.js';
+import { ownRow, toPixel } from './records.js';
 import { parseWith, readId, readJsonBody } from './validation.js';
 
 const NOT_FOUND = 'Pixel not found. Please try again.';
@@ -42,10 +42,10 @@ function isBlank(value: unknown): boolean {
   return value === undefined || value === null || value === '';
 }
 
-function checkTag(type: PixelType, tag: string, user: UserRow, pixels: Map<number, PixelRow>, self?: number): void {
+function checkTag(type: PixelType, tag: string, user: UserRow, pixels: PixelTable, self?: number): void {
   if (!isValidPixelTag(type, tag))
     throw new RequestRejection(`${PROVIDER_NAMES[type] ?? type} ID is not correct. Please double check.`);
-  const clash = ownedBy(pixels, user.id).some((p) => p.id !== self && p.type === type && p.tag === tag);
+  const clash = pixels.findBy('tag', pixelTagKey(user.id, type, tag)).some((p) => p.id !== self);
   if (clash) throw new RequestRejection('A pixel with this provider and tag already exists.');
 }
 
@@ -82,6 +82,7 @@ export const pixelRoutes: ManagementRoute[] = [
       const body = parseWith(PixelUpdate, raw);
       checkTag(row.type as PixelType, body.tag, user, core.store.pixels, row.id);
       row.tag = body.tag;
+      core.store.pixels.reindex(row);
       // An empty name would leave the pixel unnamed in the dashboard; keep the old one.
       if (body.name) row.name = body.name;
       return success({ message: 'Pixel has been updated successfully.' });

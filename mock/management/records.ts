@@ -1,10 +1,16 @@
+import { IndexedTable } from '../indexed-table.js';
 import { RequestRejection } from '../responses.js';
 import type { DomainRow, OverlayRow, PixelRow, PlanRow, QrRow, SplashRow, UserRow } from '../store.js';
 
-/** The rows a user owns in `table`, newest first (production lists by date, newest first). */
+/**
+ * The rows a user owns in `table`, newest first (production lists by date, newest first): read from the table's
+ * owner index, so a list costs the caller's rows, not everyone's.
+ */
 export function ownedBy<T extends { id: number; userId: number }>(table: Map<number, T>, userId: number): T[] {
-  const rows: T[] = [];
-  for (const row of table.values()) if (row.userId === userId) rows.push(row);
+  const rows =
+    table instanceof IndexedTable
+      ? (table as IndexedTable<T, 'owner'>).findBy('owner', String(userId))
+      : [...table.values()].filter((row) => row.userId === userId);
   return rows.sort((a, b) => b.id - a.id);
 }
 

@@ -20,16 +20,19 @@ export function isHttpUrl(text: string): boolean {
   }
 }
 
-/** The host of a URL, lower-cased (what makes two branded domains the same). */
-export function hostOf(text: string): string {
+/**
+ * What makes two branded domains the same: the host name, lower-cased, without a port or the trailing dot of a fully
+ * qualified name, so `https://Go.Alice.example.:8443` and `http://go.alice.example` are one domain.
+ */
+export function hostKey(text: string): string {
+  let host: string;
   try {
-    return new URL(text).host.toLowerCase();
+    host = new URL(text.trim()).hostname.toLowerCase();
   } catch {
-    return text.toLowerCase();
+    host = text.trim().toLowerCase();
   }
-}
-
-/** Case-insensitive equality, for usernames and emails. */
-export function sameText(a: string, b: string): boolean {
-  return a.toLowerCase() === b.toLowerCase();
+  // A loop, not /\.+$/: that pattern re-scans a run of dots from each of its starts.
+  let end = host.length;
+  while (end > 0 && host[end - 1] === '.') end--;
+  return host.slice(0, end);
 }

@@ -5,7 +5,7 @@ import type { UserRow } from '../store.js';
 import { parseDate } from './calendar.js';
 import type { ManagementRoute } from './group.js';
 import { toUser } from './records.js';
-import { isValidEmail, isValidPassword, sameText } from './rules.js';
+import { isValidEmail, isValidPassword } from './rules.js';
 import { parseWith, readId, readJsonBody, rejectField } from './validation.js';
 
 const NOT_FOUND = 'User does not exist.';
@@ -52,12 +52,10 @@ export const userRoutes: ManagementRoute[] = [
       if (body.expiration !== undefined && parseDate(body.expiration) === undefined) {
         rejectField('expiration', 'must be a real date in the form YYYY-MM-DD HH:MM:SS');
       }
-      const users = [...store.users.values()];
       if (!USERNAME_PATTERN.test(body.username)) throw new RequestRejection('Please enter a valid username.');
-      if (users.some((u) => sameText(u.username, body.username)))
-        throw new RequestRejection('Username already exists.');
+      if (store.userByUsername(body.username)) throw new RequestRejection('Username already exists.');
       if (!isValidEmail(body.email)) throw new RequestRejection('Please enter a valid email.');
-      if (users.some((u) => sameText(u.email, body.email))) {
+      if (store.userByEmail(body.email)) {
         throw new RequestRejection('An account is already associated with this email.');
       }
       if (!isValidPassword(body.password)) throw new RequestRejection('Password must be at least 5 characters.');

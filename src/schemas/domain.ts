@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
-import { Id } from './primitives.js';
 import { MAX_URL_CHARS } from './limits.js';
+import { Id } from './primitives.js';
 import { maxChars, minChars, optionalField } from './rules.js';
 
 /** A URL field of a domain body; the route checks it is http(s) with production's own message. */

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
-import { DateString, Id } from './primitives.js';
 import { MAX_NAME_CHARS, MAX_TAG_CHARS } from './limits.js';
+import { DateString, Id } from './primitives.js';
 import { maxChars, minChars, optionalField } from './rules.js';
 
 const name = () => z.string().check(maxChars(MAX_NAME_CHARS, `must be at most ${MAX_NAME_CHARS} characters`));

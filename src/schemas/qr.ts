@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
-import { Count, DateString, Id, RgbColour, Url } from './primitives.js';
 import { MAX_URL_CHARS } from './limits.js';
+import { Count, DateString, Id, RgbColour, Url } from './primitives.js';
 import { matching, maxChars, minChars, optionalField } from './rules.js';
 
 /** QR code content types (spec, QR body fields). */

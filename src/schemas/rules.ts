@@ -92,7 +92,12 @@ export const urlString = (message: string, httpOnly = false) =>
  * `null` is read as `undefined`, so handlers and the SDK see one kind of absence and the SDK never sends it.
  */
 export const optionalField = <T extends z.core.$ZodType>(schema: T) =>
-  z.optional(z.pipe(z.nullable(schema), z.transform((value: z.output<T> | null) => value ?? undefined)));
+  z.optional(
+    z.pipe(
+      z.nullable(schema),
+      z.transform((value: z.output<T> | null) => value ?? undefined),
+    ),
+  );
 
 /**
  * A safe integer, like `z.int()` (same OpenAPI form) but without its number-format classes. A non-number reads

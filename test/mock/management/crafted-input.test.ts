@@ -10,7 +10,11 @@ const repeat = (unit: string, tail = '') => unit.repeat(Math.ceil(KB100 / unit.l
 
 const CRAFTED: [string, string, Record<string, unknown>][] = [
   ['a QR logo of ".png?" and a newline', '/api/qr/add', { type: 'text', data: 'x', logo: repeat('.png?', '\n') }],
-  ['a QR logo of ".jpeg" and a letter', '/api/qr/add', { type: 'link', data: 'https://a.example', logo: repeat('.jpeg', 'x') }],
+  [
+    'a QR logo of ".jpeg" and a letter',
+    '/api/qr/add',
+    { type: 'link', data: 'https://a.example', logo: repeat('.jpeg', 'x') },
+  ],
   ['a QR colour of spaces', '/api/qr/add', { type: 'text', data: 'x', background: `rgb(${repeat(' ', '1,2,3)x')}` }],
   ['a QR phone of digits', '/api/qr/add', { type: 'phone', data: repeat('1', 'x') }],
   ['a QR link of slashes', '/api/qr/add', { type: 'link', data: `https://a.example${repeat('/', 'x')}` }],
@@ -23,8 +27,16 @@ const CRAFTED: [string, string, Record<string, unknown>][] = [
     '/api/user/add',
     { username: 'crafty', email: `a@${repeat('aa.', '!')}`, password: 'secret' },
   ],
-  ['a username of word characters', '/api/user/add', { username: repeat('a', '!'), email: 'c@a.example', password: 'secret' }],
-  ['a planid of digits', '/api/user/add', { username: 'crafty', email: 'c@a.example', password: 'secret', planid: repeat('1', 'x') }],
+  [
+    'a username of word characters',
+    '/api/user/add',
+    { username: repeat('a', '!'), email: 'c@a.example', password: 'secret' },
+  ],
+  [
+    'a planid of digits',
+    '/api/user/add',
+    { username: 'crafty', email: 'c@a.example', password: 'secret', planid: repeat('1', 'x') },
+  ],
   [
     'an expiration of digits',
     '/api/user/add',
@@ -37,11 +49,17 @@ describeMock(
   (ctx) => {
     it.each(CRAFTED)('refuses %s (100 KB) in under 100 ms and stores nothing', async (_case, path, body) => {
       const before = ctx.backend.store.snapshot();
-      const started = performance.now();
-      const res = await ctx.api('POST', path, { body });
-      const ms = performance.now() - started;
-      expect(res.json.error).toBe(1);
-      expect(ms).toBeLessThan(100);
+      await ctx.api('POST', path, { body: {} }); // warms the route, so the clock times the rules alone
+      // The fastest of up to five: the machine is shared and may pause any one request, but a rule that is quadratic in
+      // the length is never fast (the logo took ~18 s).
+      let fastest = Number.POSITIVE_INFINITY;
+      for (let i = 0; i < 5 && fastest >= 100; i++) {
+        const started = performance.now();
+        const res = await ctx.api('POST', path, { body });
+        fastest = Math.min(fastest, performance.now() - started);
+        expect(res.json.error).toBe(1);
+      }
+      expect(fastest).toBeLessThan(100);
       expect(ctx.backend.store.snapshot()).toEqual(before);
     });
   },

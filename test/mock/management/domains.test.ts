@@ -72,6 +72,31 @@ describeMock(
       expect(ctx.backend.store.domains.size).toBe(1);
     });
 
+    it.each([
+      'https://go.alice.example.',
+      'https://go.alice.example:8443',
+      'https://GO.Alice.Example./landing',
+      'http://go.alice.example..:80/',
+    ])(
+      'refuses %s beside https://go.alice.example: case, port and trailing dot do not make another host',
+      async (domain) => {
+        const other = addUserWithKey(ctx.backend, 'alice');
+        ctx.backend.store.addDomain(other.id, { domain: 'https://go.alice.example' });
+        const before = ctx.backend.store.snapshot();
+        const res = await ctx.api('POST', '/api/domain/add', { body: { domain } });
+        expect(res.json).toEqual({ error: 1, message: 'The domain has been already used.' });
+        expect(ctx.backend.store.snapshot()).toEqual(before);
+      },
+    );
+
+    it('frees a host for others once its domain is deleted', async () => {
+      const other = addUserWithKey(ctx.backend, 'alice');
+      const row = ctx.backend.store.addDomain(other.id, { domain: 'https://go.alice.example' });
+      ctx.backend.store.domains.delete(row.id);
+      const res = await ctx.api('POST', '/api/domain/add', { body: { domain: 'https://go.alice.example.' } });
+      expect(res.json.error).toBe(0);
+    });
+
     it('names the field and rule when a redirect is not a string', async () => {
       const res = await ctx.api('POST', '/api/domain/add', { body: { domain: 'https://a.example', redirectroot: 5 } });
       expect(res.json).toEqual({
