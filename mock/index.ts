@@ -41,10 +41,14 @@ export type {
   GatewayEngine,
   GatewayEngineOptions,
   GatewayLifecycle,
+  GatewayStats,
   OutboundEvent,
   PublishResult,
+  ScheduledAttempt,
+  SteppableClock,
 } from './gateway/GatewayEngine.js';
 export { GatewayInputError } from './gateway/GatewayInputError.js';
+export type { InFlightAttempt } from './gateway/in-flight-attempt.js';
 export type { Unsubscribe } from './gateway/LifecycleEmitter.js';
 export type { MediaStore, StoredMedia } from './gateway/MediaStore.js';
 export type { DeviceStatusSimulator, SimulatedStatusChange } from './gateway/simulators/DeviceStatusSimulator.js';

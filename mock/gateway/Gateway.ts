@@ -152,6 +152,19 @@ export class Gateway<C extends Clock = Clock> {
     return this.engine.drain(realTimeLimitMs);
   }
 
+  /**
+   * Moves a ManualClock forward timer by timer, letting attempts in flight be answered before each step and timing
+   * out those whose receiver hangs; resolves with the attempts still out. See {@link GatewayEngine.advance}.
+   */
+  advance(ms: number): ReturnType<GatewayEngine['advance']> {
+    return this.engine.advance(ms);
+  }
+
+  /** Where every event is: published, delivered, dead-lettered, pending. See {@link GatewayEngine.stats}. */
+  stats(): ReturnType<GatewayEngine['stats']> {
+    return this.engine.stats();
+  }
+
   /** Back to a fresh gateway: no endpoints, devices, keys (but the seeded one), attempts, dead letters or timers. */
   reset(): void {
     this.engine.reset();
