@@ -24,6 +24,8 @@ export async function readBoundedText(response: Response, maxBytes: number, call
     void response.body?.cancel().catch(() => {});
     throw tooLarge(`a declared body of ${declared} bytes, more`);
   }
+  // An uncompressed body with a declared length within the bound cannot grow past it (the HTTP parser enforces it).
+  if (declared <= maxBytes && !response.headers.has('content-encoding')) return response.text();
   const body = response.body;
   if (!body) return '';
   const reader = body.getReader();
