@@ -57,7 +57,9 @@ export interface ClientOptions {
   dangerouslyAllowBrowser?: boolean;
   /**
    * What to do when the request budget is spent: `wait` holds requests until the window resets, `throw` fails them
-   * with RateLimitError at once, `false` turns the client-side limiter off (answers are still retried).
+   * with RateLimitError at once, `false` turns the client-side limiter off (answers are still retried). The budget is
+   * assumed to be 30 per 60 s before the first answer, then read from the `X-RateLimit-*` headers; while answers carry
+   * none, the server advertises no limit and nothing is held (rate-limit answers are still waited out and retried).
    * @default 'wait' (management client)
    */
   rateLimit?: 'wait' | 'throw' | false;

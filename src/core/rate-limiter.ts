@@ -41,7 +41,7 @@ export interface RateLimiterOptions {
   maxWaitMs?: number;
   /** Called whenever a request is held or rate limited. */
   onRateLimit?: (event: RateLimitEvent) => void;
-  /** Assumed until the API reports its own figures. @default { limit: 30, windowMs: 60000 } */
+  /** Assumed before the first answer; afterwards the answers' headers (or their absence) decide. @default { limit: 30, windowMs: 60000 } */
   assumed?: AssumedWindow;
 }
 
