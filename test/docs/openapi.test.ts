@@ -67,6 +67,10 @@ async function exchange(
   return { status: res.status, json };
 }
 
+/** The mock's own endpoints: control API, stored media, QR images, the document itself. */
+const isMockOwnPath = (path: string) =>
+  path.startsWith('/__mock') || path === '/openapi.json' || path === '/api/qr/image/{file}';
+
 const ok = (r: { json: Record<string, unknown> }) => expect(Number(r.json.error)).toBe(0);
 const failed = (r: { json: Record<string, unknown> }) => expect(Number(r.json.error)).not.toBe(0);
 
@@ -272,10 +276,11 @@ describe('the OpenAPI document describes what the mock answers', () => {
   });
 
   afterAll(() => {
-    // Runs after the tests above: every documented operation must have been exchanged at least once.
-    const documented = Object.entries(doc.paths).flatMap(([path, item]) =>
-      Object.keys(item).map((m) => `${m.toUpperCase()} ${path}`),
-    );
+    // Runs after the tests above: every documented operation of the service must have been exchanged at least once
+    // (the mock's own endpoints, tagged control, and its QR images are exchanged in openapi-control.test.ts).
+    const documented = Object.entries(doc.paths)
+      .filter(([path]) => !isMockOwnPath(path))
+      .flatMap(([path, item]) => Object.keys(item).map((m) => `${m.toUpperCase()} ${path}`));
     expect(documented.filter((op) => !exercised.has(op))).toEqual([]);
   });
 });
