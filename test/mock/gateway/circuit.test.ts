@@ -132,6 +132,15 @@ describe('webhook delivery circuit: only the probe changes an open circuit', () 
     ]);
     expect(gateway.attempts().filter((a) => a.probe)).toHaveLength(1);
     expect(receiver.received).toHaveLength(11);
+    // Every event is accounted for: the first delivered or dead-lettered by its own answer, the other five delivered.
+    expect(gateway.stats()).toEqual({
+      published: 6,
+      replayed: 0,
+      delivered: status === 200 ? 6 : 5,
+      deadLettered: status === 200 ? 0 : 1,
+      dropped: 0,
+      pending: { inFlight: 0, waitingForSlot: 0, scheduled: 0, waitingForProbe: 0 },
+    });
   });
 
   it('shows attempts held behind the probe as due when the probe answers at the latest, not as unscheduled', async () => {
