@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { entity } from './entity.js';
 import { DateString, Id } from './primitives.js';
 import { optionalField } from './rules.js';
 
@@ -6,7 +7,7 @@ import { optionalField } from './rules.js';
 export const ACCOUNT_STATUSES = ['free', 'pro'] as const;
 
 /** The caller's account (`GET /api/account`). */
-export const Account = z.looseObject({
+export const Account = entity({
   id: Id,
   email: z.string(),
   username: z.string(),

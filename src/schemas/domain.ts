@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { entity } from './entity.js';
 import { MAX_URL_CHARS } from './limits.js';
 import { Id } from './primitives.js';
 import { maxChars, minChars, optionalField } from './rules.js';
@@ -7,7 +8,7 @@ import { maxChars, minChars, optionalField } from './rules.js';
 const urlText = () => z.string().check(maxChars(MAX_URL_CHARS, `must be at most ${MAX_URL_CHARS} characters`));
 
 /** A branded domain. */
-export const Domain = z.looseObject({
+export const Domain = entity({
   id: Id,
   domain: z.string(),
   redirectroot: z.optional(z.nullable(z.string())),

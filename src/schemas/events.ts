@@ -2,6 +2,12 @@
 // fast as zod/mini (shared/notes/measurements.md); the browser SDK never imports this file at run time.
 import * as z from 'zod';
 
+/**
+ * A payload record read tolerantly: fields the gateway adds pass through at run time, while the type lists only the
+ * known ones, so a typo such as `data.sendr` does not compile (as `entity` does for the management records).
+ */
+const record = <T extends z.ZodRawShape>(shape: T) => z.looseObject(shape) as unknown as z.ZodObject<T, z.core.$strip>;
+
 /** Tenant-level webhook secret shape: `whsec_live_` + 32 hex characters. */
 export const TENANT_SECRET_PATTERN = /^whsec_live_[0-9a-f]{32}$/i;
 /** Device-level webhook secret shape: `whsec_dev_` + 32 hex characters. */
@@ -16,7 +22,7 @@ export type EventName = (typeof EVENT_NAMES)[number];
 export const ACK_STATUS_CODES = { sent: 1, delivered: 2, read: 3, played: 4 } as const;
 
 /** Attachment of an inbound message. */
-export const Media = z.looseObject({
+export const Media = record({
   type: z.string(),
   url: z.string(),
   file_name: z.string(),
@@ -30,7 +36,7 @@ export type Media = z.infer<typeof Media>;
  * `message.received` data. The spec does not say which fields are required; linkgate requires the ids, sender and
  * time, and reads `media_error` (decision: where the gateway reports dropped media) when present.
  */
-export const MessageReceivedData = z.looseObject({
+export const MessageReceivedData = record({
   message_id: z.string(),
   sender: z.string(),
   sender_jid: z.string(),
@@ -43,22 +49,20 @@ export const MessageReceivedData = z.looseObject({
 });
 
 /** `message.ack` data: all fields required; `status_code` 1-4 matches `status`. */
-export const MessageAckData = z
-  .looseObject({
-    message_id: z.string(),
-    chat_jid: z.string(),
-    recipient: z.string(),
-    status: z.enum(['sent', 'delivered', 'read', 'played']),
-    status_code: z.number().int().min(1).max(4),
-    timestamp: z.number().int(),
-  })
-  .refine((d) => ACK_STATUS_CODES[d.status] === d.status_code, {
-    message: 'status_code must match status (1 sent, 2 delivered, 3 read, 4 played)',
-    path: ['status_code'],
-  });
+export const MessageAckData = record({
+  message_id: z.string(),
+  chat_jid: z.string(),
+  recipient: z.string(),
+  status: z.enum(['sent', 'delivered', 'read', 'played']),
+  status_code: z.number().int().min(1).max(4),
+  timestamp: z.number().int(),
+}).refine((d) => ACK_STATUS_CODES[d.status] === d.status_code, {
+  message: 'status_code must match status (1 sent, 2 delivered, 3 read, 4 played)',
+  path: ['status_code'],
+});
 
 /** `message.sent` data (observed behaviour). */
-export const MessageSentData = z.looseObject({
+export const MessageSentData = record({
   message_id: z.string(),
   recipient: z.string(),
   recipient_jid: z.string(),
@@ -73,7 +77,7 @@ export const DEVICE_STATUSES = ['ONLINE', 'OFFLINE', 'HIBERNATED', 'LOGGED_OUT']
 export type DocumentedDeviceStatus = (typeof DEVICE_STATUSES)[number];
 
 /** `device.status` data (observed behaviour); unknown status strings (e.g. `COOLDOWN`) are accepted. */
-export const DeviceStatusData = z.looseObject({
+export const DeviceStatusData = record({
   device_name: z.string().optional(),
   phone: z.string().optional(),
   status: z.string(),
@@ -82,7 +86,7 @@ export const DeviceStatusData = z.looseObject({
 });
 
 /** `device.qr` data: all fields required; the image is a base64 PNG data URI. */
-export const DeviceQrData = z.looseObject({
+export const DeviceQrData = record({
   qr_code: z.string(),
   qr_image_url: z.string().startsWith('data:image/png;base64,'),
   attempt: z.number().int().min(1).max(5),
@@ -90,7 +94,7 @@ export const DeviceQrData = z.looseObject({
 });
 
 const envelope = <E extends EventName, D extends z.ZodType>(event: E, data: D) =>
-  z.looseObject({ event: z.literal(event), device_id: z.string(), timestamp: z.number().int(), data });
+  record({ event: z.literal(event), device_id: z.string(), timestamp: z.number().int(), data });
 
 /** A `message.received` delivery. */
 export const MessageReceivedEvent = envelope('message.received', MessageReceivedData);

@@ -2,6 +2,7 @@
 // from `linkgate/webhooks`, so the browser SDK bundle never carries them.
 export * from './account.js';
 export * from './domain.js';
+export * from './entity.js';
 export * from './envelope.js';
 export * from './limits.js';
 export * from './messaging.js';

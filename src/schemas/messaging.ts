@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { entity } from './entity.js';
 import { Url } from './primitives.js';
 import { matching, minChars } from './rules.js';
 
@@ -24,11 +25,11 @@ export type SendMessage = z.infer<typeof SendMessage>;
  * Answer of `POST /api/v1/wa/messages/send`. Not shown in the spec: typed loosely; the reference mock answers
  * `{ success: true, message, data: { message_id, device_id, phone, status: "queued" } }`.
  */
-export const SendMessageResult = z.looseObject({
+export const SendMessageResult = entity({
   success: z.boolean(),
   message: z.optional(z.string()),
   data: z.optional(
-    z.looseObject({
+    entity({
       message_id: z.optional(z.string()),
       device_id: z.optional(z.string()),
       phone: z.optional(z.string()),

@@ -1,11 +1,12 @@
 import * as z from 'zod/mini';
+import { entity } from './entity.js';
 import { DateString, Id } from './primitives.js';
 
 /** Overlay types seen in the spec; others are read as plain strings. */
 export const OVERLAY_TYPES = ['message', 'contact'] as const;
 
 /** A call-to-action overlay as listed. */
-export const Overlay = z.looseObject({
+export const Overlay = entity({
   id: Id,
   type: z.string(),
   name: z.string(),

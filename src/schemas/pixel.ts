@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { entity } from './entity.js';
 import { MAX_NAME_CHARS, MAX_TAG_CHARS } from './limits.js';
 import { DateString, Id } from './primitives.js';
 import { maxChars, minChars, optionalField } from './rules.js';
@@ -29,7 +30,7 @@ export const PixelType = z.literal(PIXEL_TYPES);
 export type PixelType = z.infer<typeof PixelType>;
 
 /** A tracking pixel; `type` is read as any string so a new provider does not break readers. */
-export const Pixel = z.looseObject({
+export const Pixel = entity({
   id: Id,
   type: z.string(),
   name: z.string(),

@@ -1,15 +1,16 @@
 import * as z from 'zod/mini';
+import { entity } from './entity.js';
 import { Count, DateTimeInput, Id } from './primitives.js';
 import { optionalField } from './rules.js';
 
-const feature = z.looseObject({ enabled: z.union([z.string(), z.number(), z.boolean()]) });
-const countedFeature = z.looseObject({
+const feature = entity({ enabled: z.union([z.string(), z.number(), z.boolean()]) });
+const countedFeature = entity({
   enabled: z.union([z.string(), z.number(), z.boolean()]),
   count: z.optional(z.union([z.string(), z.number()])),
 });
 
 /** Plan limits: numeric quotas, on/off features (`enabled` "0"/"1") and counted features (`count` as a string). */
-export const PlanLimits = z.looseObject({
+export const PlanLimits = entity({
   links: z.optional(Count),
   clicks: z.optional(Count),
   retention: z.optional(Count),
@@ -32,12 +33,12 @@ export const PlanLimits = z.looseObject({
 export type PlanLimits = z.infer<typeof PlanLimits>;
 
 /** A subscription plan. */
-export const Plan = z.looseObject({
+export const Plan = entity({
   id: Id,
   name: z.string(),
   free: z.union([z.boolean(), z.number(), z.string()]),
   prices: z.nullable(
-    z.looseObject({
+    entity({
       monthly: z.optional(z.union([z.number(), z.string()])),
       yearly: z.optional(z.union([z.number(), z.string()])),
       lifetime: z.optional(z.union([z.number(), z.string()])),

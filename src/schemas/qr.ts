@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { entity } from './entity.js';
 import { MAX_URL_CHARS } from './limits.js';
 import { Count, DateString, Id, RgbColour, Url } from './primitives.js';
 import { matching, maxChars, minChars, optionalField } from './rules.js';
@@ -115,7 +116,7 @@ export const QrUpdate = z.object({
 export type QrUpdate = z.infer<typeof QrUpdate>;
 
 /** A QR code as listed, and the `details` of a single read. */
-export const Qr = z.looseObject({
+export const Qr = entity({
   id: Id,
   link: z.string(),
   scans: Count,
@@ -129,14 +130,14 @@ export type Qr = z.infer<typeof Qr>;
 const countMap = z.catchall(z.object({}), z.union([z.string(), z.number()]));
 
 /** Statistics of a QR code (`data` of `GET /api/qr/:id`); top-N maps carry counts as strings. */
-export const QrStats = z.looseObject({
+export const QrStats = entity({
   clicks: Count,
   uniqueClicks: Count,
   topCountries: z.optional(z.union([countMap, z.array(z.unknown())])),
   topReferrers: z.optional(z.union([countMap, z.array(z.unknown())])),
   topBrowsers: z.optional(z.union([countMap, z.array(z.unknown())])),
   topOs: z.optional(z.union([countMap, z.array(z.unknown())])),
-  socialCount: z.optional(z.looseObject({ facebook: Count, twitter: Count, instagram: Count })),
+  socialCount: z.optional(entity({ facebook: Count, twitter: Count, instagram: Count })),
 });
 /** Statistics of a QR code. */
 export type QrStats = z.infer<typeof QrStats>;

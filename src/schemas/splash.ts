@@ -1,8 +1,9 @@
 import * as z from 'zod/mini';
+import { entity } from './entity.js';
 import { DateString, Id } from './primitives.js';
 
 /** A custom splash page as listed. */
-export const Splash = z.looseObject({
+export const Splash = entity({
   id: Id,
   name: z.string(),
   date: DateString,

@@ -1,10 +1,11 @@
 import * as z from 'zod/mini';
 import { Account } from './account.js';
+import { entity } from './entity.js';
 import { Count, DateTimeInput, Id, IntegerInput } from './primitives.js';
 import { optionalField } from './rules.js';
 
 /** A user record as the admin endpoints return it: the account plus `planid` and the user's API key (a secret). */
-export const User = z.looseObject({
+export const User = entity({
   ...Account.shape,
   planid: z.optional(z.nullable(Count)),
   apikey: z.optional(z.string()),

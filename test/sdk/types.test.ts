@@ -1,5 +1,23 @@
-import type { Account, APIPromise, Domain, Linkgate, Page, PagePromise, Pixel, Plan, QrStats, User } from 'linkgate';
-import { describe, expectTypeOf, it } from 'vitest';
+import {
+  Account,
+  type APIPromise,
+  Domain,
+  type Linkgate,
+  Overlay,
+  type Page,
+  type PagePromise,
+  Pixel,
+  type Plan,
+  Qr,
+  QrStats,
+  type SendMessageResult,
+  Splash,
+  User,
+} from 'linkgate';
+import type { MessageReceivedEvent } from 'linkgate/webhooks';
+import { http } from 'msw';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import { BASE_URL, useMockApi } from './harness.js';
 
 // Compile-time contract: `npm run typecheck` fails if a line marked @ts-expect-error starts compiling.
 // The function is never called; only its types matter.
@@ -28,9 +46,52 @@ function compileTimeChecks(client: Linkgate) {
   client.pixels.create({ type: 'gtmpixel', name: 'GTM', tag: 'GTM-ABC123' });
 }
 
+// Records the service sends are closed to the type checker: a typo in a field name does not compile.
+function closedRecordChecks(
+  d: Domain,
+  a: Account,
+  u: User,
+  p: Pixel,
+  q: Qr,
+  s: QrStats,
+  plan: Plan,
+  o: Overlay,
+  e: MessageReceivedEvent,
+) {
+  // @ts-expect-error: `redirectrot` is a typo of `redirectroot`
+  d.redirectrot;
+  // @ts-expect-error: `emial` is a typo of `email`
+  a.emial;
+  // @ts-expect-error: `apiKey` is spelled `apikey`
+  u.apiKey;
+  // @ts-expect-error: `tags` is a typo of `tag`
+  p.tags;
+  // @ts-expect-error: `scan` is a typo of `scans`
+  q.scan;
+  // @ts-expect-error: `uniqueclicks` is spelled `uniqueClicks`
+  s.uniqueclicks;
+  // @ts-expect-error: `limits.domains` is spelled `domain`
+  plan.limits.domains;
+  // @ts-expect-error: `prices.month` is spelled `monthly`
+  plan.prices?.month;
+  // @ts-expect-error: `nme` is a typo of `name`
+  o.nme;
+  // @ts-expect-error: `sendr` is a typo of `sender` (webhook payloads are closed too)
+  e.data.sendr;
+  // Fields the server adds are still there at run time; read them as a record.
+  return (d as Record<string, unknown>).added;
+}
+
 describe('types', () => {
   it('infers results from the shared schemas', () => {
     expectTypeOf(compileTimeChecks).toBeFunction();
+    expectTypeOf(closedRecordChecks).toBeFunction();
+    expectTypeOf<keyof Domain>().toEqualTypeOf<'id' | 'domain' | 'redirectroot' | 'redirect404'>();
+    expectTypeOf<keyof Pixel>().toEqualTypeOf<'id' | 'type' | 'name' | 'tag' | 'date'>();
+    expectTypeOf<keyof Splash>().toEqualTypeOf<'id' | 'name' | 'date'>();
+    expectTypeOf<keyof NonNullable<SendMessageResult['data']>>().toEqualTypeOf<
+      'message_id' | 'device_id' | 'phone' | 'status'
+    >();
     expectTypeOf<ReturnType<Linkgate['account']['get']>>().toEqualTypeOf<APIPromise<Account>>();
     expectTypeOf<ReturnType<Linkgate['domains']['list']>>().toEqualTypeOf<PagePromise<Domain>>();
     expectTypeOf<Awaited<ReturnType<Linkgate['pixels']['list']>>>().toEqualTypeOf<Page<Pixel>>();
@@ -43,5 +104,47 @@ describe('types', () => {
       email: string;
       username: string;
     }>();
+  });
+});
+
+describe('records the server extends', () => {
+  const ctx = useMockApi();
+
+  it.each([
+    [
+      'Account',
+      Account,
+      { id: 1, email: 'a@b.co', username: 'abcd', avatar: '', status: 'free', expires: null, registered: 'x' },
+    ],
+    ['Domain', Domain, { id: 1, domain: 'https://go.example.com' }],
+    ['Pixel', Pixel, { id: 1, type: 'gapixel', name: 'n', tag: 't', date: 'x' }],
+    ['Qr', Qr, { id: 1, link: 'l', scans: 0, name: 'n', date: 'x' }],
+    ['QrStats', QrStats, { clicks: 0, uniqueClicks: 0 }],
+    ['Overlay', Overlay, { id: 1, type: 'message', name: 'n', date: 'x' }],
+    ['Splash', Splash, { id: 1, name: 'n', date: 'x' }],
+    [
+      'User',
+      User,
+      { id: 1, email: 'a@b.co', username: 'abcd', avatar: '', status: 'free', expires: null, registered: 'x' },
+    ],
+  ] as const)('keeps a field %s does not know at run time', (_name, schema, record) => {
+    const parsed = schema.parse({ ...record, added_later: { nested: true } }) as Record<string, unknown>;
+    expect(parsed.added_later).toEqual({ nested: true });
+  });
+
+  it('hands the caller a field a newer server adds to a listed record', async () => {
+    // A newer server: the reference mock's own answer, with one field more on each domain.
+    ctx.server.use(
+      http.get(`${BASE_URL}/api/domains`, async ({ request }) => {
+        const answer = (await (await ctx.backend.fetch(request)).json()) as { data: { domains: object[] } };
+        answer.data.domains = answer.data.domains.map((d) => ({ ...d, verified: true }));
+        return Response.json(answer);
+      }),
+    );
+    const admin = [...ctx.backend.store.users.values()].find((u) => u.apikey === ctx.backend.adminKey);
+    ctx.backend.store.addDomain(admin?.id ?? 1, { domain: 'https://go.added.example' });
+    const page = await ctx.client().domains.list();
+    expect(page.items.length).toBeGreaterThan(0);
+    for (const domain of page.items) expect((domain as Record<string, unknown>).verified).toBe(true);
   });
 });
