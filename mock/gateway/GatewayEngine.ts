@@ -388,9 +388,11 @@ export class GatewayEngine {
    * Waits for attempts in flight without ever hanging: each gets the answer grace (`answerGraceMs`) of real time,
    * or until its deadline on the system clock, and work due now is sent first. Returns the attempts still out
    * (receivers that have not answered), empty when everything settled. The control API's drain answers with it.
+   * However busy the engine stays, it returns within the receiver deadline plus twice the grace, in real time.
    */
   async settle(graceMs = this.#answerGraceMs): Promise<InFlightAttempt[]> {
     const realClock = this.clock === systemClock;
+    const giveUpAt = Date.now() + this.#timeoutMs + 2 * graceMs;
     for (;;) {
       this.#dispatchDue();
       await new Promise<void>((r) => setTimeout(r, 0));
@@ -405,12 +407,13 @@ export class GatewayEngine {
         waitFor.push(run);
         soonest = Math.min(soonest, left);
       }
-      if (waitFor.length === 0) return this.inFlight();
+      const cap = giveUpAt - Date.now();
+      if (waitFor.length === 0 || cap <= 0) return this.inFlight();
       let guard: ReturnType<typeof setTimeout> | undefined;
       await Promise.race([
         ...waitFor,
         new Promise<void>((r) => {
-          guard = setTimeout(r, Number.isFinite(soonest) ? soonest : graceMs);
+          guard = setTimeout(r, Math.min(cap, Number.isFinite(soonest) ? soonest : graceMs));
         }),
       ]);
       clearTimeout(guard);
