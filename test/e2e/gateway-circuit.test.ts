@@ -7,17 +7,23 @@ import { startCli } from './support/processes.js';
 
 const TOKEN = 'ctl-e2e-circuit';
 
-/** Answers the first delivery 200 after 600 ms, the next five 500 at once, and 200 from then on; prints each. */
+/**
+ * Holds the first delivery until the sixth has arrived and answers it 200 a moment after the five between have been
+ * answered 500; answers 200 from then on. Prints each delivery.
+ */
 const FAILING_RECEIVER = `
 import { createServer } from 'node:http';
 let n = 0;
+let answerFirst;
 const server = createServer((req, res) => {
   const i = n++;
   req.resume();
   req.on('end', () => {
     console.log('delivery ' + i + ' ' + req.headers['x-service-delivery-id']);
-    const status = i === 0 || i > 5 ? 200 : 500;
-    setTimeout(() => res.writeHead(status, { 'content-type': 'application/json' }).end('{}'), i === 0 ? 600 : 0);
+    const answer = (status) => res.writeHead(status, { 'content-type': 'application/json' }).end('{}');
+    if (i === 0) answerFirst = () => answer(200);
+    else answer(i > 5 ? 200 : 500);
+    if (i === 5) setTimeout(answerFirst, 200);
   });
 });
 server.listen(0, '127.0.0.1', () => console.log('listening on http://127.0.0.1:' + server.address().port + '/hooks'));
@@ -33,8 +39,7 @@ describe('the webhook circuit against a receiver in its own process', () => {
     const t0 = (await control.post('clock/advance', { ms: 0 })).body.now as number;
 
     for (let i = 0; i < 6; i++) await control.post('simulate/message', { device_id: 'phone-1', sender: '15551234567' });
-    // The drain waits for the slow 200 (inside the answer grace).
-    expect((await control.post('drain')).body).toMatchObject({ ok: true });
+    await until(async () => (await control.get('attempts')).body.attempts.length === 6);
     expect(calls()).toBe(6);
     const outcomes = (await control.get('attempts')).body.attempts.map((a: { outcome: string }) => a.outcome);
     expect(outcomes.sort()).toEqual(['delivered', 'failed', 'failed', 'failed', 'failed', 'failed']);
@@ -66,3 +71,12 @@ describe('the webhook circuit against a receiver in its own process', () => {
     expect(await cli.stop()).toBe(0);
   }, 40_000);
 });
+
+/** Polls (in real time, bounded) until the mock has recorded what the receiver's answers bring about. */
+async function until(condition: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const started = Date.now();
+  while (!(await condition())) {
+    if (Date.now() - started > timeoutMs) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
