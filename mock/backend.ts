@@ -5,6 +5,7 @@ import { installGateway } from './gateway/installGateway.js';
 import { managementGroup } from './management/group.js';
 import { openApiGroup } from './openapi.js';
 import { qrImageGroup } from './qr-image.js';
+import { cryptoRandom } from './random-text.js';
 import { DEFAULT_RATE_LIMIT, RateLimiter, type RateLimitOptions } from './rate-limit.js';
 import { MockRouter } from './router.js';
 import { seedStore } from './seed.js';
@@ -28,7 +29,10 @@ export interface MockBackendOptions<C extends Clock = Clock> {
   seed?: 'empty' | 'demo';
   /** The admin's API key. @default 32 hex characters from `random` */
   adminKey?: string;
-  /** Randomness for keys and tokens; pass a seeded generator for reproducible keys. @default Math.random */
+  /**
+   * Randomness for keys, tokens and secrets, as numbers in [0, 1). Pass a seeded generator only in tests that need
+   * reproducible keys. @default the platform's cryptographic random source (`crypto.getRandomValues`)
+   */
   random?: () => number;
   /** The messaging gateway: `messagingKey` to seed, `controlToken` of `/__mock/`, delivery `fetch`, `jitterMs`... */
   gateway?: GatewayOptions;
@@ -143,7 +147,9 @@ function resolveOptions(options: MockBackendOptions<Clock>): ResolvedMockBackend
     throw new TypeError('adminKey must be a non-empty string without spaces; omit it to have one generated.');
   }
   if (options.random !== undefined && typeof options.random !== 'function') {
-    throw new TypeError('random must be a function returning numbers in [0, 1), like Math.random.');
+    throw new TypeError(
+      'random must be a function returning numbers in [0, 1), like Math.random; omit it for cryptographic randomness.',
+    );
   }
   return {
     baseUrl: options.baseUrl,
@@ -151,7 +157,7 @@ function resolveOptions(options: MockBackendOptions<Clock>): ResolvedMockBackend
     rateLimit: options.rateLimit === false ? false : { ...DEFAULT_RATE_LIMIT, ...options.rateLimit },
     seed,
     adminKey: options.adminKey,
-    random: options.random ?? Math.random,
+    random: options.random ?? cryptoRandom,
     variants: resolveVariants(options.variants),
   };
 }

@@ -1,5 +1,5 @@
-// Keys, tokens, secrets and ids of the mock are drawn from the backend's `random`, so a seeded generator makes them
-// reproducible. Not cryptographic: the mock's secrets only have to be unguessable by accident.
+// Keys, tokens, secrets and ids of the mock are drawn from the backend's `random`: cryptographic by default
+// ({@link cryptoRandom}), or a seeded generator a test passes to make them reproducible.
 
 /** Lower-case hex digits. */
 export const HEX_DIGITS = '0123456789abcdef';
@@ -16,4 +16,22 @@ export function randomChars(length: number, alphabet: string, random: () => numb
 /** `length` lower-case hex characters from `random`. */
 export function randomHex(length: number, random: () => number): string {
   return randomChars(length, HEX_DIGITS, random);
+}
+
+// Drawn in batches: one getRandomValues call per 256 numbers keeps key generation cheap.
+const POOL_SIZE = 256;
+let pool = new Uint32Array(0);
+let next = 0;
+
+/**
+ * A number in [0, 1) from the platform's cryptographic random source (`crypto.getRandomValues`, in Node, browsers
+ * and workers alike): the default randomness of the mock's keys, tokens and secrets. Pass a seeded `random` to the
+ * backend only in tests that need reproducible keys.
+ */
+export function cryptoRandom(): number {
+  if (next >= pool.length) {
+    pool = globalThis.crypto.getRandomValues(new Uint32Array(POOL_SIZE));
+    next = 0;
+  }
+  return pool[next++]! / 2 ** 32;
 }

@@ -59,7 +59,8 @@ type Entry =
 
 /**
  * Dispatches mock requests to route groups through hono's SmartRouter (RegExpRouter, TrieRouter as fallback).
- * Answers 404 for unknown paths and 405 (with `Allow`) for known paths asked with another method. Groups may be
+ * Answers 404 for unknown paths and 405 (with `Allow`) for known paths asked with another method; HEAD is answered
+ * like GET wherever GET is (the adapters send no body). Groups may be
  * added at any time; the matcher is rebuilt on the next request.
  */
 export class MockRouter {
@@ -101,7 +102,8 @@ export class MockRouter {
 
   async #dispatch(req: MockRequest): Promise<MockResponse> {
     const method = req.method.toUpperCase();
-    const matches = readResult(this.#build().match(method, req.path));
+    // HEAD is GET without the body (RFC 9110): the adapters drop the body, the headers stay those of the GET.
+    const matches = readResult(this.#build().match(method === 'HEAD' ? 'GET' : method, req.path));
     let best: { entry: Extract<Entry, { kind: 'route' }>; params: Params } | undefined;
     let path: Extract<Entry, { kind: 'path' }> | undefined;
     for (const [entry, params] of matches) {
@@ -115,7 +117,7 @@ export class MockRouter {
     if (best && (!path || best.entry.specificity <= path.specificity)) {
       return this.#run(best.entry.group, best.entry.route, req, best.params);
     }
-    return this.#unmatched(req, method, path ? [...path.methods] : undefined);
+    return this.#unmatched(req, method, path ? withHead([...path.methods]) : undefined);
   }
 
   async #run(group: RouteGroup<unknown>, route: Route<unknown>, req: MockRequest, params: Params) {
@@ -173,6 +175,11 @@ export class MockRouter {
     this.#matcher = matcher;
     return matcher;
   }
+}
+
+/** The methods a path allows, with HEAD wherever GET is. */
+function withHead(methods: string[]): string[] {
+  return methods.includes('GET') && !methods.includes('HEAD') ? [...methods, 'HEAD'] : methods;
 }
 
 function paramCount(pattern: string): number {

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Clock } from '../../src/core/clock.js';
 import { type BackendCore, createBackendCore, type MockBackendOptions } from '../backend.js';
+import { unreadableCharset, unreadableCharsetResponse } from '../body-charset.js';
 import { bodyTooLargeResponse, declaresTooLarge, MAX_BODY_BYTES } from '../body-limit.js';
 import type { MockRequest, MockResponse } from '../types.js';
 import { EXPOSED_HEADERS, isPreflight, preflightHeaders } from './cors.js';
@@ -79,6 +80,18 @@ export async function startMockServer<B extends MockRequestHandler = BackendCore
       }
     : (req: IncomingMessage, res: ServerResponse) => serve(backend, req, res);
   const server = createServer({ keepAliveTimeout: 5_000 }, handler);
+  // `Expect: 100-continue` (curl sends it for bodies over 1 MB): a body the mock would refuse is refused before the
+  // client sends it, instead of inviting it with 100 Continue and then cutting the upload short.
+  server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
+    const refusal = refusalBeforeBody(req.headers, pathOf(req.url));
+    if (refusal === undefined) {
+      res.writeContinue();
+      handler(req, res);
+      return;
+    }
+    if (onResponse) reportWhenAnswered(req, res, onResponse);
+    write(res, refusal, true);
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
@@ -171,8 +184,9 @@ function serve(backend: MockRequestHandler, req: IncomingMessage, res: ServerRes
     answer(backend, mockRequest, res);
     return;
   }
-  if (declaresTooLarge(length)) {
-    refuse(req, res, path);
+  const refusal = refusalBeforeBody(headers, path);
+  if (refusal !== undefined) {
+    refuse(req, res, refusal);
     return;
   }
   readBody(backend, mockRequest, req, res);
@@ -188,7 +202,7 @@ function readBody(backend: MockRequestHandler, mockRequest: MockRequest, req: In
     if (size > MAX_BODY_BYTES) {
       refused = true;
       chunks.length = 0;
-      refuse(req, res, mockRequest.path);
+      refuse(req, res, bodyTooLargeResponse(mockRequest.path));
       return;
     }
     chunks.push(chunk);
@@ -204,10 +218,46 @@ function readBody(backend: MockRequestHandler, mockRequest: MockRequest, req: In
   });
 }
 
-/** Answers 413 and closes the connection, discarding (not buffering) whatever of the body is still coming. */
-function refuse(req: IncomingMessage, res: ServerResponse, path: string): void {
-  write(res, bodyTooLargeResponse(path), true);
+/** How much of a refused body is still read and thrown away, so the client gets to read the answer. */
+const DRAIN_LIMIT_BYTES = 32 * MAX_BODY_BYTES;
+/** How long a refused body may keep coming before the connection is cut. */
+const DRAIN_LIMIT_MS = 5_000;
+
+/** The answer to a request refused on its headers alone (a body declared over 1 MB, or in a charset not UTF-8). */
+function refusalBeforeBody(headers: IncomingMessage['headers'], path: string): MockResponse | undefined {
+  if (declaresTooLarge(headers['content-length'])) return bodyTooLargeResponse(path);
+  const charset = unreadableCharset(headers['content-type']);
+  return charset === undefined ? undefined : unreadableCharsetResponse(path, charset);
+}
+
+/**
+ * Answers a refused body at once, then reads (and discards) the rest of it, bounded in bytes and time: a client still
+ * uploading would otherwise meet a reset (EPIPE, "connection reset") before it reads the answer. Once the body is in,
+ * the connection stays usable; past the bounds it is cut.
+ */
+function refuse(req: IncomingMessage, res: ServerResponse, refusal: MockResponse): void {
+  write(res, refusal, false);
+  let drained = 0;
+  const cut = () => req.socket.destroy();
+  const timer = setTimeout(cut, DRAIN_LIMIT_MS);
+  timer.unref();
+  req.on('data', (chunk: Buffer) => {
+    drained += chunk.length;
+    if (drained > DRAIN_LIMIT_BYTES) {
+      clearTimeout(timer);
+      cut();
+    }
+  });
+  req.once('end', () => clearTimeout(timer));
+  req.once('close', () => clearTimeout(timer));
   req.resume();
+}
+
+/** The path of a request target, without its query. */
+function pathOf(url: string | undefined): string {
+  const target = url ?? '/';
+  const q = target.indexOf('?');
+  return q === -1 ? target : target.slice(0, q);
 }
 
 function answer(backend: MockRequestHandler, mockRequest: MockRequest, res: ServerResponse): void {

@@ -1,3 +1,4 @@
+import { unreadableCharset, unreadableCharsetResponse } from '../body-charset.js';
 import { bodyTooLargeResponse, declaresTooLarge, MAX_BODY_BYTES } from '../body-limit.js';
 import type { MockRequest, MockResponse } from '../types.js';
 
@@ -19,6 +20,11 @@ export async function toMockRequest(request: Request, pathPrefix = ''): Promise<
     request.body?.cancel().catch(() => {});
     return { refusal: bodyTooLargeResponse(path) };
   }
+  const charset = request.body ? unreadableCharset(request.headers.get('content-type')) : undefined;
+  if (charset !== undefined) {
+    request.body?.cancel().catch(() => {});
+    return { refusal: unreadableCharsetResponse(path, charset) };
+  }
   const body = await readBodyText(request);
   if (body === TOO_LARGE) return { refusal: bodyTooLargeResponse(path) };
   const headers: Record<string, string> = {};
@@ -31,10 +37,10 @@ export async function toMockRequest(request: Request, pathPrefix = ''): Promise<
   };
 }
 
-/** Turns the mock's light {@link MockResponse} into a Web `Response`. */
-export function toWebResponse(res: MockResponse): Response {
+/** Turns the mock's light {@link MockResponse} into a Web `Response`; the answer to a HEAD request has no body. */
+export function toWebResponse(res: MockResponse, method = 'GET'): Response {
   // A null-body status must not carry a body, or the Response constructor throws.
-  const nullBody = res.status === 204 || res.status === 205 || res.status === 304;
+  const nullBody = res.status === 204 || res.status === 205 || res.status === 304 || method.toUpperCase() === 'HEAD';
   const body = nullBody ? null : typeof res.body === 'string' ? res.body : (res.body as Uint8Array<ArrayBuffer>);
   return new Response(body, { status: res.status, headers: res.headers });
 }
@@ -77,5 +83,5 @@ export async function answerWebRequest(
 ): Promise<Response> {
   const converted = await toMockRequest(request, pathPrefix);
   const res = 'refusal' in converted ? converted.refusal : await backend.handle(converted.request);
-  return toWebResponse(res);
+  return toWebResponse(res, request.method);
 }
