@@ -4,6 +4,7 @@
  */
 import { Linkgate, type LinkgateOptions } from 'linkgate';
 import { createMockBackend, ManualClock, type MockBackend, type MockBackendOptions } from 'linkgate/mock';
+import { http } from 'msw';
 import { type SetupServer, setupServer } from 'msw/node';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 
@@ -120,4 +121,30 @@ export async function rejectionOf(promise: PromiseLike<unknown>): Promise<unknow
     return error;
   }
   throw new Error('expected the call to fail, but it succeeded');
+}
+
+/**
+ * Answers GET `path` through the test's real backend, with the headers `headers()` returns set on the answer (none when
+ * it returns null), as a deployment whose rate-limit headers differ from the mock's would. `once`: the next request only.
+ */
+export function overrideAnswerHeaders(
+  ctx: SdkTestContext,
+  path: string,
+  headers: () => Record<string, string> | null,
+  options: { once?: boolean } = {},
+): void {
+  ctx.server.use(
+    http.get(
+      `${BASE_URL}${path}`,
+      async ({ request }) => {
+        const answer = await ctx.backend.fetch(request);
+        const extra = headers();
+        if (!extra) return answer;
+        const merged = new Headers(answer.headers);
+        for (const [name, value] of Object.entries(extra)) merged.set(name, value);
+        return new Response(await answer.text(), { status: answer.status, headers: merged });
+      },
+      options,
+    ),
+  );
 }

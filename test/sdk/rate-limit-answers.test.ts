@@ -1,7 +1,7 @@
 import { RateLimitError } from 'linkgate';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { BASE_URL, settle, settleWithIo, useMockApi } from './harness.js';
+import { BASE_URL, overrideAnswerHeaders, settle, settleWithIo, useMockApi } from './harness.js';
 
 describe('rate-limit answers from servers that do not send X-RateLimit-* headers', () => {
   const ctx = useMockApi();
@@ -45,24 +45,14 @@ describe('rate-limit answers from servers that do not send X-RateLimit-* headers
   });
 });
 
+const ZERO_LIMIT = { 'X-RateLimit-Limit': '0', 'X-RateLimit-Remaining': '0' };
+
 describe('X-RateLimit-Limit: 0', () => {
   const ctx = useMockApi();
 
   it('fails the next call with a RateLimitError naming the zero limit instead of waiting window after window', async () => {
     // The real answer, with the headers a key that may send nothing would get.
-    ctx.server.use(
-      http.get(
-        `${BASE_URL}/api/account`,
-        async ({ request }) => {
-          const answer = await ctx.backend.fetch(request);
-          const headers = new Headers(answer.headers);
-          headers.set('X-RateLimit-Limit', '0');
-          headers.set('X-RateLimit-Remaining', '0');
-          return new Response(await answer.text(), { status: answer.status, headers });
-        },
-        { once: true },
-      ),
-    );
+    overrideAnswerHeaders(ctx, '/api/account', () => ZERO_LIMIT, { once: true });
     const client = ctx.client();
     await client.account.get();
     const started = ctx.clock.now();
@@ -77,16 +67,7 @@ describe('X-RateLimit-Limit: 0', () => {
 
   it('sends one request in the next window, to learn whether the limit was raised', async () => {
     let zero = true;
-    ctx.server.use(
-      http.get(`${BASE_URL}/api/account`, async ({ request }) => {
-        const answer = await ctx.backend.fetch(request);
-        if (!zero) return answer;
-        const headers = new Headers(answer.headers);
-        headers.set('X-RateLimit-Limit', '0');
-        headers.set('X-RateLimit-Remaining', '0');
-        return new Response(await answer.text(), { status: answer.status, headers });
-      }),
-    );
+    overrideAnswerHeaders(ctx, '/api/account', () => (zero ? ZERO_LIMIT : null));
     const client = ctx.client();
     await client.account.get();
     zero = false;

@@ -1,7 +1,12 @@
 import type { RateLimitEvent } from 'linkgate';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { BASE_URL, settleWithIo, useMockApi } from './harness.js';
+import { BASE_URL, overrideAnswerHeaders, settleWithIo, useMockApi } from './harness.js';
+
+/** Makes `count` calls one after another. */
+async function inSequence(count: number, call: () => PromiseLike<unknown>): Promise<void> {
+  for (let i = 0; i < count; i++) await call();
+}
 
 describe('a server that advertises no rate limit (answers without X-RateLimit-* headers)', () => {
   const ctx = useMockApi(() => ({ rateLimit: false }));
@@ -12,9 +17,7 @@ describe('a server that advertises no rate limit (answers without X-RateLimit-* 
     const started = ctx.clock.now();
     await settleWithIo(
       ctx.clock,
-      (async () => {
-        for (let i = 0; i < 40; i++) await client.account.get();
-      })(),
+      inSequence(40, () => client.account.get()),
     );
     expect(ctx.clock.now() - started).toBe(0);
     expect(events).toEqual([]);
@@ -32,19 +35,11 @@ describe('a server that advertises no rate limit (answers without X-RateLimit-* 
     const client = ctx.client();
     await client.account.get();
     const resetAt = ctx.clock.now() + 10_000;
-    ctx.server.use(
-      http.get(
-        `${BASE_URL}/api/account`,
-        async ({ request }) => {
-          const answer = await ctx.backend.fetch(request);
-          const headers = new Headers(answer.headers);
-          headers.set('X-RateLimit-Limit', '30');
-          headers.set('X-RateLimit-Remaining', '0');
-          headers.set('X-RateLimit-Reset', String(resetAt / 1000));
-          return new Response(await answer.text(), { status: answer.status, headers });
-        },
-        { once: true },
-      ),
+    overrideAnswerHeaders(
+      ctx,
+      '/api/account',
+      () => ({ 'X-RateLimit-Limit': '30', 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': String(resetAt / 1000) }),
+      { once: true },
     );
     await client.account.get();
     const started = ctx.clock.now();
@@ -67,9 +62,7 @@ describe('a server that advertises no rate limit (answers without X-RateLimit-* 
     const started = ctx.clock.now();
     await settleWithIo(
       ctx.clock,
-      (async () => {
-        for (let i = 0; i < 40; i++) await client.account.get();
-      })(),
+      inSequence(40, () => client.account.get()),
     );
     expect(ctx.clock.now() - started).toBe(3000);
   });
