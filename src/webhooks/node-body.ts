@@ -18,8 +18,11 @@ export interface NodeBodyLimits {
   timeoutMs: number;
 }
 
-/** After the answer, how long the rest of an unread body is let flow to nowhere before the connection is cut. */
+/** After the answer, how long a connection with an unfinished body stays open, so the client can read the answer. */
 export const LINGER_MS = 1000;
+
+/** After the answer, how much of an unfinished body is read and dropped, so a small delivery can finish cleanly. */
+export const LINGER_BYTES = 64 * 1024;
 
 /**
  * A Node request body that is read only when the handler pulls it, so a delivery refused on its headers (no or wrong
@@ -76,21 +79,27 @@ export class NodeRequestBody {
   }
 
   /**
-   * Called once the answer is sent. A body that has not ended is let flow to nowhere for {@link LINGER_MS}, so the
-   * client can read the answer before the connection closes under it, then the connection is destroyed.
+   * Called once the answer is sent. The rest of a body that has not ended is read and dropped, up to
+   * {@link LINGER_BYTES}, so a delivery that was still finishing its upload ends cleanly and keeps its connection; past
+   * that, or after {@link LINGER_MS} (time enough for the client to read the answer), the connection is destroyed.
    */
   settle(): void {
     this.#done = true;
     this.#stopTimer();
     const emitter = asEmitter(this.#req);
     if (this.#ended || !emitter) return;
-    emitter.resume();
-    const linger = setTimeout(() => {
-      if (!this.#ended) emitter.destroy?.();
-    }, LINGER_MS);
+    const linger = setTimeout(() => emitter.destroy?.(), LINGER_MS);
     (linger as { unref?: () => void }).unref?.();
-    emitter.on('end', () => clearTimeout(linger));
-    emitter.on('close', () => clearTimeout(linger));
+    const stop = () => clearTimeout(linger);
+    emitter.on('end', stop);
+    emitter.on('close', stop);
+    let dropped = 0;
+    emitter.on('data', (chunk: Uint8Array | string) => {
+      dropped += chunk.length;
+      // Not a delivery finishing its upload: stop reading it, and the timer cuts it off.
+      if (dropped > LINGER_BYTES) emitter.pause();
+    });
+    emitter.resume();
   }
 
   #listen(emitter: NodeStreamLike): void {

@@ -31,10 +31,12 @@ export function trickle(url: string, headers: Record<string, string>, options: T
   const chunk = Buffer.alloc(options.chunkBytes ?? 1024, 0x20);
   let sent = 0;
   let timer: ReturnType<typeof setInterval> | undefined;
+  // Keep-alive, as fetch and the gateway ask: the receiver, not the client, decides when the connection ends.
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   const req = http.request(url, {
     method: 'POST',
     headers: { ...headers, 'transfer-encoding': 'chunked' },
-    agent: false,
+    agent,
   });
   const answered = new Promise<{ status: number; body: string; ms: number }>((resolve, reject) => {
     req.on('response', (res) => {
@@ -77,6 +79,7 @@ export function trickle(url: string, headers: Record<string, string>, options: T
     stop() {
       stopTimer();
       req.destroy();
+      agent.destroy();
     },
   };
 }
