@@ -370,7 +370,7 @@ export class GatewayEngine {
       const remaining = realTimeLimitMs - (Date.now() - started);
       if (remaining <= 0) {
         throw new Error(
-          `gateway.drain(): ${this.#running} attempt(s) still in flight after ${realTimeLimitMs} ms; with a ManualClock, advance it (the receiver deadline is ${this.#timeoutMs} ms) or make the receiver answer`,
+          `gateway.drain(): ${this.#running} attempt(s) still in flight after ${realTimeLimitMs} ms; with a ManualClock, time them out with gateway.advance(${this.#timeoutMs}) (the receiver deadline is ${this.#timeoutMs} ms on the mock's clock), or make the receiver answer`,
         );
       }
       let guard: ReturnType<typeof setTimeout> | undefined;
