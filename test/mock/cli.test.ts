@@ -201,5 +201,16 @@ describe('linkgate mock', () => {
     expect(await run.exited).toBe(0);
     expect(run.out()).toContain('Usage: linkgate mock');
     expect(run.out()).toContain('--variant <names>');
+    expect(run.out()).toContain('--quiet');
+    // The rule --control-token is checked against is stated where the flag is described.
+    expect(run.out()).toMatch(
+      /--control-token <t>\s+token of the \/__mock\/ control API: 8 or more\s+characters, no spaces/,
+    );
+  });
+
+  it('refuses a --control-token shorter than 8 characters, saying the rule', async () => {
+    const run = cli(['mock', '--port', '0', '--control-token', 'short']);
+    expect(await run.exited).toBe(2);
+    expect(run.err()).toContain('--control-token must be at least 8 characters without spaces');
   });
 });
