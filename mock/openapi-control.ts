@@ -114,6 +114,19 @@ const owned = (what: string, schema: string) => ({
 const created = (extra: Record<string, unknown> = {}) =>
   list(object({ id: int(), owner: str(), ...extra }, ['id', 'owner']));
 
+/** An attempt out at a receiver (answers of clock/advance and drain). */
+const IN_FLIGHT_ATTEMPT = object(
+  {
+    deliveryId: str(),
+    url: str('The receiver.'),
+    attempt: int('1 to 6.'),
+    startedAt: int('Clock time it was sent, ms since the epoch.'),
+    deadline: int('Clock time it times out (8 s later), ms since the epoch.'),
+    waitingMs: int('Real milliseconds it has waited for an answer.'),
+  },
+  ['deliveryId', 'url', 'attempt', 'startedAt', 'deadline', 'waitingMs'],
+);
+
 function configPaths(): Record<string, Json> {
   return {
     '/__mock/': {
@@ -247,7 +260,16 @@ function configPaths(): Record<string, Json> {
       post: control(
         'advanceClock',
         'Move a manual clock (linkgate mock --clock manual)',
-        object({ now: int('ms since the epoch.') }),
+        object(
+          {
+            now: int('ms since the epoch.'),
+            inFlight: list(
+              IN_FLIGHT_ATTEMPT,
+              'Attempts whose receivers have not answered (each got 2 s of real time).',
+            ),
+          },
+          ['now', 'inFlight'],
+        ),
         {
           body: object({ ms: int('Milliseconds to move.', { minimum: 0 }) }, ['ms']),
           extra: { '409': { description: 'The server runs on the real clock.', content: json(controlError) } },
@@ -335,7 +357,15 @@ function simulationPaths(): Record<string, Json> {
       post: control(
         'drainDeliveries',
         'Wait until no delivery is in flight or due now',
-        anyObject('`ok` and the clock’s `now`.'),
+        object(
+          {
+            ok: bool('True when nothing is in flight or due now; false when receivers have not answered.'),
+            now: int('The clock’s time, ms since the epoch.'),
+            inFlight: list(IN_FLIGHT_ATTEMPT, 'Attempts whose receivers have not answered within the grace.'),
+            message: str('When `ok` is false: how far to advance a manual clock to time them out.'),
+          },
+          ['ok', 'now', 'inFlight'],
+        ),
       ),
     },
   };
