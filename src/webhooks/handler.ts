@@ -75,8 +75,10 @@ const ACK_BODY = '{"status":"success"}';
 /**
  * Builds a webhook endpoint that verifies each delivery, routes it to the handler for its event and answers the
  * gateway: 200 `{"status":"success"}` once the handler resolves (or after `ackTimeoutMs`), 401/400/413 with
- * `{ status: 'error', code, message }` when verification fails, 500 when the handler throws (so the gateway retries),
- * and 200 without calling the handler for a duplicate (with `dedupe`).
+ * `{ status: 'error', code, message }` when verification fails (the body is read only after the secret matched),
+ * 408 when the body does not arrive within `bodyTimeoutMs`, 500 when the handler throws (so the gateway retries),
+ * 500 `raw_body_required` when the receiver is mounted wrongly (told to `onError` once), and 200 without calling the
+ * handler for a duplicate (with `dedupe`).
  *
  * @example
  * // app/api/webhooks/route.ts (Next.js)
