@@ -2,7 +2,7 @@ import { type Clock, systemClock } from '../../src/core/clock.js';
 import { type DeviceInput, DeviceRegistry } from '../messaging/DeviceRegistry.js';
 import { MessagingKeyring } from '../messaging/MessagingKeyring.js';
 import { OutboundMessages } from '../messaging/OutboundMessages.js';
-import { randomHex } from '../random-text.js';
+import { cryptoRandom, randomHex } from '../random-text.js';
 import { GatewayEngine, type GatewayEngineOptions, type GatewayLifecycle } from './GatewayEngine.js';
 import { GatewayInputError } from './GatewayInputError.js';
 import type { Unsubscribe } from './LifecycleEmitter.js';
@@ -80,7 +80,7 @@ export class Gateway<C extends Clock = Clock> {
   readonly #pairing: PairingSimulator;
   #origin: string;
 
-  constructor(clock: C = systemClock as C, random: () => number = Math.random, options: GatewayOptions = {}) {
+  constructor(clock: C = systemClock as C, random: () => number = cryptoRandom, options: GatewayOptions = {}) {
     this.clock = clock;
     this.#options = options;
     this.#origin = options.publicOrigin ?? 'http://localhost';

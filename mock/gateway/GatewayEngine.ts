@@ -1,7 +1,7 @@
 import { type Clock, systemClock, type Timer } from '../../src/core/clock.js';
 import type { EventName } from '../../src/schemas/events.js';
 import { deliveryHeaders } from '../../src/webhooks/delivery-headers.js';
-import { randomHex } from '../random-text.js';
+import { cryptoRandom, randomHex } from '../random-text.js';
 import {
   type Admission,
   CircuitBreaker,
@@ -69,7 +69,7 @@ export interface GatewayEngineOptions {
   clock?: Clock;
   /** The HTTP client used to call receivers. @default globalThis.fetch */
   fetch?: typeof fetch;
-  /** Seedable randomness for delivery ids, jitter and generated secrets. @default Math.random */
+  /** Seedable randomness for delivery ids, jitter and generated secrets. @default cryptographic (`crypto.getRandomValues`) */
   random?: () => number;
   /** Upper bound of the jitter added to each retry wait, in ms. @default 1000 with the system clock, 0 otherwise */
   jitterMs?: number;
@@ -190,7 +190,7 @@ export class GatewayEngine {
     this.clock = options.clock ?? systemClock;
     this.#routing = routing;
     this.#fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
-    this.#random = options.random ?? Math.random;
+    this.#random = options.random ?? cryptoRandom;
     const jitterMs = options.jitterMs ?? (this.clock === systemClock ? 1_000 : 0);
     this.#retries = new RetrySchedule({ jitterMs, random: this.#random });
     this.#concurrency = Math.max(1, options.concurrency ?? 16);

@@ -1,4 +1,4 @@
-import { createMockBackend, type MockBackend, type MockServer, startMockServer } from 'linkgate/mock';
+import { createMockBackend, Gateway, type MockBackend, type MockServer, startMockServer } from 'linkgate/mock';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 let backend: MockBackend;
@@ -103,6 +103,10 @@ describe('randomness of keys, tokens and secrets', () => {
       fresh.gateway.keys.create({});
       fresh.gateway.routing.setTenant('default', { url: 'https://receiver.example/hooks' });
       fresh.store.addUser({ username: 'newbie', email: 'newbie@example.com' });
+      // A gateway on its own (not through a backend) draws its token and secrets the same way.
+      const standalone = new Gateway();
+      standalone.routing.setTenant('default', { url: 'https://receiver.example/hooks' });
+      standalone.keys.create({});
       expect(fresh.adminKey).toMatch(/^[0-9a-f]{32}$/);
       expect(mathRandom).not.toHaveBeenCalled();
       expect(getRandomValues).toHaveBeenCalled();
