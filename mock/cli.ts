@@ -273,7 +273,7 @@ function printBanner(server: MockServer, options: CliOptions): void {
       : []),
     `  Control API: ${server.url}/__mock/ lists its endpoints; token ${gateway.controlToken} (send "Authorization: Bearer <token>")`,
     `    reset to the start seed:  curl -X POST ${server.url}/__mock/reset ${auth}`,
-    '    attach a webhook receiver (https, or http on loopback):',
+    `    attach a webhook receiver (https, or plain http ${options.gateway?.allowHttpReceivers ? 'on any host' : 'on loopback; --allow-http-receivers for any host'}):`,
     `      curl ${server.url}/__mock/webhooks ${auth} -H "Content-Type: application/json" \\`,
     `        -d '{"url":"http://127.0.0.1:3000/webhooks"}'`,
     '',

@@ -1,3 +1,5 @@
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import { describeRun, runProgram } from './support/processes.js';
 
@@ -42,4 +44,22 @@ try {
     expect(result.stdout).toContain('fetch 200');
     expect(result.stdout).toMatch(/handlers: .*npm install -D msw/);
   }, 40_000);
+});
+
+describe('the linkgate mock command', () => {
+  it('bundles without msw: the CLI serves the core over node:http only', async () => {
+    // The same self-contained bundle tsup.config.ts builds for dist/cli.js: every package inlined.
+    const result = await build({
+      entryPoints: [fileURLToPath(new URL('../../mock/cli.ts', import.meta.url))],
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      write: false,
+      metafile: true,
+      logLevel: 'silent',
+    });
+    const inputs = Object.keys(result.metafile.inputs);
+    expect(inputs.some((file) => file.includes('mock/cli.ts'))).toBe(true);
+    expect(inputs.filter((file) => /node_modules\/msw\/|mock\/adapters\/msw/.test(file))).toEqual([]);
+  }, 30_000);
 });
