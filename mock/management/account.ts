@@ -23,9 +23,10 @@ export const accountRoutes: ManagementRoute[] = [
       }
       if (body.email !== undefined) {
         if (!isValidEmail(body.email)) throw new RequestRejection('Please enter a valid email.');
-        const owner = core.store.userByEmail(body.email);
-        if (owner && owner.id !== user.id)
+        const owners = core.store.users.findBy('email', body.email.toLowerCase());
+        if (owners.some((u) => u.id !== user.id)) {
           throw new RequestRejection('An account is already associated with this email.');
+        }
       }
       if (body.password !== undefined && !isValidPassword(body.password)) {
         throw new RequestRejection('Password must be at least 5 characters.');
