@@ -41,7 +41,7 @@ const server = setupServer(
 );
 beforeAll(() => {
   server.events.on('request:unhandled', ({ request }) => void unhandled.push(new URL(request.url).pathname));
-  server.listen({ onUnhandledRequest: 'bypass' });
+  server.listen({ onUnhandledFrame: 'bypass' });
 });
 afterAll(() => server.close());
 
