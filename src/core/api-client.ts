@@ -468,13 +468,13 @@ export class APIClient {
       void response.body?.cancel().catch(() => {});
       const to = next === null ? 'a target this runtime does not reveal' : `another origin, ${next.origin}`;
       throw new CrossOriginRedirectError(
-        `${call} was redirected (HTTP ${status || 'redirect'}) to ${to}; linkgate follows redirects only within ${base}, so your request body, headers and the answer stay with baseUrl. If the service has moved, set baseUrl to its new origin.`,
+        `${call} was redirected (HTTP ${status}) to ${to}; only redirects within ${base} are followed, so the body and headers stay there. If the service moved, set baseUrl to its new origin.`,
         { status, targetOrigin: next?.origin ?? null },
       );
     }
     if (redirects >= MAX_REDIRECTS) {
       throw new APIConnectionError(
-        `${call} was redirected more than ${MAX_REDIRECTS} times within ${base}; the server is redirecting in a loop. Check baseUrl.`,
+        `${call} was redirected more than ${MAX_REDIRECTS} times within ${base}: a redirect loop. Check baseUrl.`,
       );
     }
     return next.href;
@@ -537,8 +537,8 @@ export class APIClient {
     if (this.#clockMismatch === null) {
       const hours = Math.round(Math.abs(offMs) / 3_600_000);
       this.#clockMismatch =
-        `The server's clock and this client's disagree by about ${hours} h (X-RateLimit-Reset ${new Date(seen.resetAt).toISOString()}, client clock ${new Date(now).toISOString()}), so waiting for the server's window cannot work. ` +
-        `If you gave the mock a ManualClock, pass the same clock to the client: new ${this.#profile.name}({ clock }).`;
+        `Server and client clocks differ by about ${hours} h (X-RateLimit-Reset ${new Date(seen.resetAt).toISOString()}), so waiting for the server's window cannot work. ` +
+        `If the mock has a ManualClock, pass the same clock to the client: new ${this.#profile.name}({ clock }).`;
       this.#log.warn?.(this.#clockMismatch);
     }
     return false;

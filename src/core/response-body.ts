@@ -14,8 +14,8 @@ const decoder = new TextDecoder();
 export async function readBoundedText(response: Response, maxBytes: number, call: string): Promise<string> {
   const tooLarge = (what: string) =>
     new ResponseTooLargeError(
-      `${call} answered HTTP ${response.status} with ${what} than maxResponseBytes (${maxBytes} bytes, counted after decompression); reading stopped there and nothing was parsed. ` +
-        'If such an answer is expected, raise the maxResponseBytes option; otherwise check baseUrl: this server does not answer like the API.',
+      `${call} answered HTTP ${response.status} with ${what} than maxResponseBytes (${maxBytes} bytes, counted after decompression); reading stopped. ` +
+        'Raise the maxResponseBytes option if such answers are expected; otherwise check baseUrl.',
       { status: response.status, headers: response.headers, maxResponseBytes: maxBytes },
     );
   const declared = Number(response.headers.get('content-length') ?? Number.NaN);
@@ -42,7 +42,6 @@ export async function readBoundedText(response: Response, maxBytes: number, call
     }
     chunks.push(value);
   }
-  if (chunks.length === 1) return decoder.decode(chunks[0]);
   const all = new Uint8Array(size);
   let offset = 0;
   for (const chunk of chunks) {

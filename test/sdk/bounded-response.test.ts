@@ -66,7 +66,7 @@ describe('bounded reading of answers (a hostile server on loopback, no msw)', ()
     expect((error as Error).message).toMatch(
       /GET \/api\/account answered HTTP 200 with a body larger than maxResponseBytes \(1048576 bytes/,
     );
-    expect((error as Error).message).toMatch(/raise the maxResponseBytes option/);
+    expect((error as Error).message).toMatch(/Raise the maxResponseBytes option/);
     expect((error as ResponseTooLargeError).maxResponseBytes).toBe(1024 * 1024);
     expect(performance.now() - started).toBeLessThan(5_000);
     // The client hung up: the server could not push much past the bound (socket buffers aside).
