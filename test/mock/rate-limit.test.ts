@@ -35,13 +35,14 @@ describeMock(
       expect(later.headers.get('x-ratelimit-reset')).toBe(String((START + 60_000) / 1000));
     });
 
-    it('puts the headers on failures too: validation, not found, permission and over-limit answers', async () => {
+    it('puts the headers on failures too: validation, not found, permission, wrong method and over-limit answers', async () => {
       const normal = ctx.backend.store.addUser({ username: 'carol', email: 'carol@example.com' });
       const answers = [
         await ctx.api('POST', '/api/domain/add', { key: normal.apikey, body: {} }),
         await ctx.api('DELETE', `/api/domain/9/delete`, { key: normal.apikey }),
         await ctx.api('GET', '/api/users', { key: normal.apikey }),
-        await ctx.api('GET', '/api/nope', { key: normal.apikey }),
+        // A wrong method: through msw an unknown path is not the mock's at all (routing.test.ts has its 404).
+        await ctx.api('DELETE', '/api/account', { key: normal.apikey }),
       ];
       expect(answers.map((a) => a.headers.get('x-ratelimit-remaining'))).toEqual(['29', '28', '27', '26']);
       for (let i = 0; i < 26; i++) await ctx.api('GET', '/api/account', { key: normal.apikey });
