@@ -28,8 +28,8 @@ export interface Operation {
   path: string;
   parameters: Parameter[];
   variants: BodyVariant[];
-  /** Which key the operation takes. */
-  security: 'apiKey' | 'messagingKey';
+  /** Which key the operation takes (`none` for public paths such as media). */
+  security: 'apiKey' | 'messagingKey' | 'controlToken' | 'none';
 }
 
 /** The document's operations with their body fields resolved. */
@@ -63,7 +63,7 @@ export function operationsOf(doc: {
           });
         }
       }
-      const security = (op.security as Record<string, unknown>[] | undefined)?.[0] ?? {};
+      const scheme = Object.keys((op.security as Record<string, unknown>[] | undefined)?.[0] ?? {})[0];
       operations.push({
         method: method.toUpperCase() as Operation['method'],
         path,
@@ -72,7 +72,7 @@ export function operationsOf(doc: {
           schema: resolveDeep(p.schema, resolve),
         })),
         variants,
-        security: 'messagingKey' in security ? 'messagingKey' : 'apiKey',
+        security: scheme === 'messagingKey' || scheme === 'controlToken' || scheme === 'apiKey' ? scheme : 'none',
       });
     }
   }

@@ -1,4 +1,4 @@
-// Part 1: bounded fuzz of the mock's management and messaging APIs over real HTTP against a standalone server.
+// Part 1: bounded fuzz of the mock's management, messaging and control APIs over real HTTP against a standalone server.
 // Every operation and every body field the OpenAPI document declares gets hostile values in turn (round-robin, so
 // none is skipped), with a fixed fast-check seed. Counted: 5xx answers, refused requests that changed stored state
 // (snapshot before and after each request), prototype pollution, and the slowest request (a request over the bound
@@ -24,7 +24,10 @@ import { DEFAULT_SEED, Examples, type PartOptions, type PartReport, type SuiteSi
 /** The issue's bound for one request with a crafted body. */
 export const CRAFTED_REQUEST_BOUND_MS = 100;
 const MESSAGING_KEY = 'gw_live_reliabilityfuzz000000000000';
+const CONTROL_TOKEN = 'ctl_reliability_fuzz';
 const RESET_EVERY = 20;
+/** Tries of a request over the bound: a deterministic slowness stays, a hiccup of a loaded machine does not. */
+const TRIES = 5;
 const ROUNDS = { ci: 4, full: 96 } as const;
 const HOSTILE_PATH_IDS = [
   '0',
@@ -77,7 +80,12 @@ export async function fuzzMockApi(options: PartOptions = {}): Promise<PartReport
     rateLimit: false,
     clock: new ManualClock(),
     random: seeded(seed),
-    gateway: { messagingKey: MESSAGING_KEY, devices: [{ id: 'phone-1' }] },
+    gateway: {
+      messagingKey: MESSAGING_KEY,
+      devices: [{ id: 'phone-1' }],
+      controlToken: CONTROL_TOKEN,
+      fetch: loopbackOnly,
+    },
   });
   const { backend } = server;
   try {
@@ -118,6 +126,8 @@ export async function fuzzMockApi(options: PartOptions = {}): Promise<PartReport
     let refused = 0;
     let slowest = 0;
     let slowestLabel = '';
+    let slowestCrafted = 0;
+    let slowestCraftedLabel = '';
     let longestStored = 0;
     let before = snapshot();
     let hostileAt = 0;
@@ -142,11 +152,14 @@ export async function fuzzMockApi(options: PartOptions = {}): Promise<PartReport
           backend,
         );
         if (target.kind === 'field') fieldsHit.add(`${op.method} ${op.path} [${target.variant.name}] ${target.field}`);
+        // Valid requests and auth probes carry nothing crafted; the bound is for what an attacker shapes.
+        const crafted = target.kind !== 'valid' && target.kind !== 'auth';
         let answer = await send(server.url, c);
         sent++;
-        if (answer.ms > CRAFTED_REQUEST_BOUND_MS) {
+        if (crafted && answer.ms > CRAFTED_REQUEST_BOUND_MS) {
           // Replay: a deterministic slowness (a backtracking regex) stays, a scheduling hiccup does not.
-          for (let replay = 0; replay < 2 && answer.ms > CRAFTED_REQUEST_BOUND_MS; replay++) {
+          for (let replay = 1; replay < TRIES && answer.ms > CRAFTED_REQUEST_BOUND_MS; replay++) {
+            await new Promise((r) => setTimeout(r, 20 * replay));
             const again = await send(server.url, c);
             sent++;
             if (again.ms < answer.ms) answer = { ...answer, ms: again.ms };
@@ -156,7 +169,11 @@ export async function fuzzMockApi(options: PartOptions = {}): Promise<PartReport
           slowest = answer.ms;
           slowestLabel = c.label;
         }
-        if (answer.ms > CRAFTED_REQUEST_BOUND_MS) slow.add(`${Math.round(answer.ms)} ms: ${c.label}`);
+        if (crafted && answer.ms > slowestCrafted) {
+          slowestCrafted = answer.ms;
+          slowestCraftedLabel = c.label;
+        }
+        if (crafted && answer.ms > CRAFTED_REQUEST_BOUND_MS) slow.add(`${Math.round(answer.ms)} ms: ${c.label}`);
         if (answer.status === 0) unanswered.add(`${answer.error}: ${c.label}`);
         if (answer.status >= 500) fiveXx.add(`${answer.status} ${answer.text.slice(0, 160)} <- ${c.label}`);
         const after = snapshot();
@@ -178,14 +195,14 @@ export async function fuzzMockApi(options: PartOptions = {}): Promise<PartReport
     const missed = new Examples(5);
     for (const f of allFields) if (!fieldsHit.has(f)) missed.add(f);
     return {
-      part: 'mock API fuzz (management + messaging, real HTTP)',
+      part: 'mock API fuzz (management, messaging and control APIs, real HTTP)',
       figures: {
         seed: seed,
         'operations fuzzed': operations.length,
         'body fields fuzzed': `${fieldsHit.size} of ${allFields.length}`,
         'requests sent': sent,
         refused: refused,
-        'slowest request': `${Math.round(slowest)} ms (${slowestLabel.slice(0, 100)})`,
+        'slowest request of any kind': `${Math.round(slowest)} ms (${slowestLabel.slice(0, 100)})`,
         'longest string the mock stored': `${longestStored.toLocaleString('en-US')} characters`,
       },
       checks: [
@@ -194,16 +211,13 @@ export async function fuzzMockApi(options: PartOptions = {}): Promise<PartReport
         zeroCheck('prototype pollution', polluted),
         zeroCheck('requests left unanswered', unanswered),
         zeroCheck('fields the fuzz never reached', missed),
-        {
-          ...zeroCheck(`requests over ${CRAFTED_REQUEST_BOUND_MS} ms`, slow),
-          name: `crafted requests over ${CRAFTED_REQUEST_BOUND_MS} ms (fastest of 3)`,
-        },
+        zeroCheck(`crafted requests over ${CRAFTED_REQUEST_BOUND_MS} ms (fastest of ${TRIES} tries)`, slow),
         {
           name: 'slowest crafted request',
-          value: slowest,
+          value: slowestCrafted,
           max: CRAFTED_REQUEST_BOUND_MS,
           unit: 'ms',
-          examples: [slowestLabel.slice(0, 300)],
+          examples: [slowestCraftedLabel.slice(0, 300)],
         },
       ],
     };
@@ -261,7 +275,16 @@ function buildCase(
   backend: BackendCore,
 ): Case {
   const admin = ADMIN_PATHS.test(op.path);
-  let key = op.security === 'messagingKey' ? MESSAGING_KEY : admin ? keys.admin : keys.user;
+  let key =
+    op.security === 'messagingKey'
+      ? MESSAGING_KEY
+      : op.security === 'controlToken'
+        ? CONTROL_TOKEN
+        : op.security === 'none'
+          ? ''
+          : admin
+            ? keys.admin
+            : keys.user;
   const ownerId = admin ? undefined : keys.userId;
   const headers: Record<string, string> = {};
   let label = `${op.method} ${op.path}`;
@@ -349,6 +372,8 @@ function existingId(
   backend: BackendCore,
 ): string {
   const store = backend.store;
+  if (template.startsWith('/__mock/keys/')) return backend.gateway.keys.list()[0]?.id ?? 'key_1';
+  if (template.startsWith('/__mock/dead-letters/')) return backend.gateway.deadLetters.list()[0]?.deliveryId ?? 'none';
   if (param === 'planid') return String([...store.plans.keys()][0] ?? 1);
   if (param === 'userid') return String(keys.otherId);
   const table = TABLES.find(([re]) => re.test(template))?.[1];
@@ -422,3 +447,12 @@ function short(value: unknown): string {
   if (text.length <= 60) return text;
   return `${text.slice(0, 24)}…(${text.length.toLocaleString('en-US')} chars)…${text.slice(-12)}`;
 }
+
+/** The gateway's fetch in the fuzz: loopback only, so a fuzzed webhook URL never sends anything off the machine. */
+const loopbackOnly: typeof fetch = (input, init) => {
+  const { hostname } = new URL(input instanceof Request ? input.url : String(input));
+  if (hostname === '127.0.0.1' || hostname === 'localhost' || hostname === '[::1]') return fetch(input, init);
+  return Promise.reject(
+    new TypeError('fetch failed', { cause: new Error('the reliability fuzz calls loopback only') }),
+  );
+};
