@@ -62,6 +62,7 @@ export type { PairingSession, PairingSimulator } from './gateway/simulators/Pair
 export type { ReceiptSimulator, SimulatedDispatch, SimulatedReceipt } from './gateway/simulators/ReceiptSimulator.js';
 export type { WebhookEndpoint, WebhookEndpointInput } from './gateway/WebhookEndpoint.js';
 export type { WebhookRoute, WebhookRouting } from './gateway/WebhookRouting.js';
+export type { IndexedTable, IndexKeys } from './indexed-table.js';
 export type { Device, DeviceInput, DeviceRegistry } from './messaging/DeviceRegistry.js';
 export type { IssuedMessagingKey, MessagingKeyInfo, MessagingKeyring } from './messaging/MessagingKeyring.js';
 export { type OutboundMessages, SendRejection, type SentMessage } from './messaging/OutboundMessages.js';

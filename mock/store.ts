@@ -246,10 +246,13 @@ export class MockStore {
     username: (u) => u.username.toLowerCase(),
     email: (u) => u.email.toLowerCase(),
   });
-  /** Branded domains by id; also by owner and by host ({@link hostKey}: no case, port or trailing dot). */
+  /** Branded domains by id; also by owner and by host (lower-cased, without port or trailing dot). */
   readonly domains = new IndexedTable<DomainRow, 'owner' | 'host'>({ owner, host: (d) => hostKey(d.domain) });
   /** Pixels by id; also by owner and by owner, provider and tag (what makes a pixel a duplicate). */
-  readonly pixels: PixelTable = new IndexedTable({ owner, tag: (p: PixelRow) => pixelTagKey(p.userId, p.type, p.tag) });
+  readonly pixels = new IndexedTable<PixelRow, 'owner' | 'tag'>({
+    owner,
+    tag: (p) => pixelTagKey(p.userId, p.type, p.tag),
+  });
   /** QR codes by id; also by owner and by image token. */
   readonly qrs = new IndexedTable<QrRow, 'owner' | 'token'>({ owner, token: (q) => q.token });
   /** Splash pages by id; also by owner. */
@@ -397,7 +400,7 @@ export class MockStore {
     return this.qrs.firstBy('token', token);
   }
 
-  /** The branded domain (anyone's) whose host is the host of `url`, compared as {@link hostKey} does. */
+  /** The branded domain (anyone's) whose host is the host of `url`, compared without case, port or trailing dot. */
   domainByHost(url: string): DomainRow | undefined {
     return this.domains.firstBy('host', hostKey(url));
   }
@@ -470,9 +473,6 @@ const owner = (row: { userId: number }) => String(row.userId);
 
 /** Any table of rows that belong to a user, seen through its owner index. */
 type OwnedTable = IndexedTable<{ id: number; userId: number }, 'owner'>;
-
-/** The pixels table: by id, owner, and owner + provider + tag. */
-export type PixelTable = IndexedTable<PixelRow, 'owner' | 'tag'>;
 
 /** The key that makes two pixels duplicates: the same owner, provider and tag. */
 export function pixelTagKey(userId: number, type: string, tag: string): string {

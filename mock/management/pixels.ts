@@ -1,6 +1,6 @@
 import { PixelCreate, type PixelType, PixelUpdate } from '../../src/schemas/pixel.js';
 import { RequestRejection, success } from '../responses.js';
-import { type PixelTable, pixelTagKey, type UserRow } from '../store.js';
+import { type MockStore, pixelTagKey, type UserRow } from '../store.js';
 import { createdId } from './created-id.js';
 import type { ManagementRoute } from './group.js';
 import { ownedDeleteRoute, ownedListRoute } from './owned-routes.js';
@@ -42,7 +42,7 @@ function isBlank(value: unknown): boolean {
   return value === undefined || value === null || value === '';
 }
 
-function checkTag(type: PixelType, tag: string, user: UserRow, pixels: PixelTable, self?: number): void {
+function checkTag(type: PixelType, tag: string, user: UserRow, pixels: MockStore['pixels'], self?: number): void {
   if (!isValidPixelTag(type, tag))
     throw new RequestRejection(`${PROVIDER_NAMES[type] ?? type} ID is not correct. Please double check.`);
   const clash = pixels.findBy('tag', pixelTagKey(user.id, type, tag)).some((p) => p.id !== self);
