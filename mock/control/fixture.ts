@@ -28,13 +28,17 @@ export interface FixtureResult {
 
 /**
  * Loads `fixture` into the backend, or throws a {@link GatewayInputError} naming the first bad field
- * (`domains[1].domain`) and its rule; then nothing stored has changed.
+ * (`domains[1].domain`) and its rule; then nothing stored has changed. `origin` is where links in the answer point.
  *
  * @example
  * loadFixture(core, { users: [{ username: 'carol', email: 'carol@example.com', password: 'secret1' }],
  *   domains: [{ owner: 'carol', domain: 'https://go.carol.example' }] });
  */
-export async function loadFixture(core: BackendCore, fixture: Record<string, unknown>): Promise<FixtureResult> {
+export async function loadFixture(
+  core: BackendCore,
+  fixture: Record<string, unknown>,
+  origin = core.gateway.publicOrigin,
+): Promise<FixtureResult> {
   for (const name of Object.keys(fixture)) {
     if (!(FIXTURE_TABLES as readonly string[]).includes(name)) {
       throw new GatewayInputError(name, `is not a fixture table; the tables are ${FIXTURE_TABLES.join(', ')}`);
@@ -64,7 +68,7 @@ export async function loadFixture(core: BackendCore, fixture: Record<string, unk
     });
     for (const table of ['domains', 'pixels', 'qrs'] as const) {
       for (const [i, item] of input[table].entries()) {
-        result[table].push((await createOwned(core, table, item, `${table}[${i}]`)) as never);
+        result[table].push((await createOwned(core, table, item, `${table}[${i}]`, origin)) as never);
       }
     }
     result.devices = devices.map((device) => core.gateway.devices.add(device));
@@ -119,6 +123,7 @@ async function createOwned(
   table: keyof typeof CREATE_ROUTES,
   item: Record<string, unknown>,
   at: string,
+  origin: string,
 ): Promise<{ id: number; owner: string; link?: string }> {
   const { owner, ...body } = item;
   if (typeof owner !== 'string') {
@@ -126,7 +131,7 @@ async function createOwned(
   }
   const user = [...core.store.users.values()].find((u) => u.username === owner);
   if (!user) throw new GatewayInputError(`${at}.owner`, `names no user ("${owner}"); add it to users first`);
-  const answer = await runRoute(core, CREATE_ROUTES[table], body, { core, user });
+  const answer = await runRoute(core, CREATE_ROUTES[table], body, { core, user }, origin);
   const parsed = JSON.parse(answer.body as string) as {
     error: unknown;
     id?: number;
@@ -151,6 +156,7 @@ async function runRoute(
   path: string,
   body: unknown,
   context: ManagementContext,
+  origin: string,
 ): Promise<MockResponse> {
   const route = core.router.groups
     .flatMap((group) => group.routes)
@@ -162,7 +168,8 @@ async function runRoute(
     query: new URLSearchParams(),
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
-    origin: core.gateway.publicOrigin,
+    // Links in the answer (QR images) point where the fixture was sent, as a client's own create would.
+    origin,
   };
   try {
     return await route.handle({ req, params: {}, context });

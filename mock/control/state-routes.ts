@@ -19,7 +19,7 @@ export function stateControlGroup(core: BackendCore): RouteGroup<unknown> {
         core.reset();
         return { reset: true, users: users(core) };
       }),
-      controlRoute('POST', '/__mock/fixture', (body) => loadFixture(core, body), 201),
+      controlRoute('POST', '/__mock/fixture', (body, { req }) => loadFixture(core, body, req.origin), 201),
     ],
   };
 }

@@ -20,10 +20,14 @@ const control = (path, body) => fetch(url + '/__mock/' + path, {
 const fixture = {
   users: [{ username: 'dana_qa', email: 'dana@example.com', password: 'secret-1', apikey: 'dana-key-123456' }],
   domains: Array.from({ length: 40 }, (_, i) => ({ owner: 'dana_qa', domain: 'https://d' + i + '.dana.example' })),
+  qrs: [{ owner: 'dana_qa', type: 'link', data: 'https://dana.example/menu' }],
   devices: [{ tenant: 'dana', id: 'dana-phone' }],
 };
 const loaded = await control('fixture', fixture);
-console.log('fixture', loaded.status, (await loaded.json()).domains.length);
+const created = await loaded.json();
+console.log('fixture', loaded.status, created.domains.length);
+const image = await fetch(created.qrs[0].link);
+console.log('qr image', created.qrs[0].link.startsWith(url + '/api/qr/image/'), image.status, image.headers.get('content-type'));
 const page = await (await fetch(url + '/api/domains?limit=50', { headers: { authorization: 'Bearer dana-key-123456' } })).json();
 console.log('listed', page.data.domains.length);
 const bad = await control('fixture', { users: [{ username: 'x', email: 'nope' }] });
@@ -40,6 +44,8 @@ console.log('after reset', after.status);
     // 40 domains in one request: the fixture does not spend the 30-per-minute rate limit.
     expect(program.stdout).toContain('fixture 201 40');
     expect(program.stdout).toContain('listed 40');
+    // The QR code's link points at the server the fixture was sent to, and serves its PNG.
+    expect(program.stdout).toContain('qr image true 200 image/png');
     expect(program.stdout).toContain('bad 400 users[0].username');
     expect(program.stdout).toContain('reset 200');
     // The fixture's user is gone with the reset: its key is unknown again.

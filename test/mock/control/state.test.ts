@@ -63,7 +63,7 @@ describe('POST /__mock/fixture', () => {
       { id: expect.any(Number), username: 'carol_tester', apikey: 'carol-key-0001', admin: false },
     ]);
     expect(res.body.domains).toEqual([{ id: expect.any(Number), owner: 'carol_tester' }]);
-    expect(res.body.qrs[0].link).toMatch(/\/api\/qr\/image\/[0-9a-f]+\.png$/);
+    expect(res.body.qrs[0].link).toMatch(/^http:\/\/localhost\/api\/qr\/image\/[0-9a-f]+\.png$/);
     expect(res.body.devices[0]).toMatchObject({ id: 'carol-phone', tenant: 'carol', status: 'ONLINE' });
 
     // The loaded data is the owner's, through the ordinary API with the fixture's key.
