@@ -14,6 +14,7 @@ import {
 } from '../../src/webhooks/index.js';
 import { startNodeListener } from '../../test/mock/gateway/support/receiver.js';
 import { sampleMemory } from './memory-peak.js';
+import { startReceiverProcess } from './receiver-child.js';
 import { Examples, type PartOptions, type PartReport, zeroCheck } from './report.js';
 
 /** Growth of memory allowed while a flood of no-secret endless bodies hits one receiver. */
@@ -75,20 +76,7 @@ export async function attackReceivers(options: PartOptions = {}): Promise<PartRe
       bodyTimeoutMs: BODY_TIMEOUT_MS,
     } as WebhookHandlerOptions;
     const handler = createWebhookHandler(handlerOptions);
-    const nodeHandler = toNodeHandler(handler);
-    const refusedAfter: number[] = [];
-    const server =
-      adapter === 'node path'
-        ? await startNodeListener((req, res) => {
-            // What the socket had delivered when the answer went out: all of it means the body was read first.
-            const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => typeof res;
-            res.writeHead = ((...args: unknown[]) => {
-              if (!req.headers['x-service-secret']) refusedAfter.push(req.socket.bytesRead);
-              return writeHead(...args);
-            }) as typeof res.writeHead;
-            return nodeHandler(req, res);
-          })
-        : undefined;
+    const server = adapter === 'node path' ? await startNodeListener(toNodeHandler(handler)) : undefined;
     const deliver = (d: Delivery, body: BodySource = { text: d.body }): Promise<Outcome> =>
       server ? overHttp(server.url, d.headers, body) : toRequestHandler(handler, d.headers, body);
     try {
@@ -120,15 +108,19 @@ export async function attackReceivers(options: PartOptions = {}): Promise<PartRe
           staleAccepted.add(`${adapter}: ${name} answered ${out.status}`);
       }
 
-      // A flood of requests without a secret, each with a body that would go on for a megabyte.
+      // A flood of requests without a secret, each with a body that would go on for a megabyte; on the node path
+      // against a receiver in its own process (its resident memory is the figure), from attackers in another.
+      const victim = server ? await startReceiverProcess(SECRET, BODY_TIMEOUT_MS) : undefined;
+      const attack = (d: Delivery, body: BodySource): Promise<Outcome> =>
+        victim ? overHttp(victim.url, d.headers, body) : toRequestHandler(handler, d.headers, body);
       const memory = sampleMemory();
-      const flood = server
-        ? await floodFromAnotherProcess(server.url, size.flood, size.floodBytes)
+      const flood = victim
+        ? await floodFromAnotherProcess(victim.url, size.flood, size.floodBytes)
         : await Promise.all(
             Array.from({ length: size.flood }, (_, i) => {
               const d = delivery(SECRET, 0);
               const { 'X-Service-Secret': _secret, ...headers } = d.headers;
-              return deliver(
+              return attack(
                 { ...d, headers: i % 2 ? headers : { ...headers, 'X-Service-Secret': '' } },
                 { endless: size.floodBytes },
               );
@@ -137,16 +129,21 @@ export async function attackReceivers(options: PartOptions = {}): Promise<PartRe
       sent += flood.length;
       // Endless and trickling bodies with the right secret: bounded in size and in time.
       const bodies = await Promise.all([
-        ...[0, 1, 2].map(() => deliver(delivery(SECRET, 0), { endless: 64 * 1024 * 1024 })),
-        ...[0, 1, 2].map(() => deliver(delivery(SECRET, 0), { trickle: 100 })),
-        deliver({ ...delivery('whsec_live_wrong', 0) }, { trickle: 100 }),
+        ...[0, 1, 2].map(() => attack(delivery(SECRET, 0), { endless: 64 * 1024 * 1024 })),
+        ...[0, 1, 2].map(() => attack(delivery(SECRET, 0), { trickle: 100 })),
+        attack({ ...delivery('whsec_live_wrong', 0) }, { trickle: 100 }),
       ]);
       sent += bodies.length;
-      const growth = memory.stop();
+      const inProcess = memory.stop();
+      const growth = victim ? { rssMb: victim.peakRssGrowthMb(), heapMb: 0 } : inProcess;
+      const refusedAfter = victim ? (await victim.stats()).refusedAfter : [];
+      await victim?.stop();
       const held = Math.max(growth.rssMb, growth.heapMb);
       if (held > peakMb) {
         peakMb = held;
-        worst = `${adapter}: ${size.flood} no-secret endless bodies + 3 endless + 4 trickling (RSS +${growth.rssMb.toFixed(0)} MB, heap + buffers +${growth.heapMb.toFixed(0)} MB)`;
+        worst = victim
+          ? `${adapter}: ${size.flood} no-secret endless bodies + 3 endless + 4 trickling, receiver in its own process: peak RSS +${growth.rssMb.toFixed(0)} MB`
+          : `${adapter}: ${size.flood} no-secret endless bodies + 3 endless + 4 trickling (RSS +${growth.rssMb.toFixed(0)} MB, heap + buffers +${growth.heapMb.toFixed(0)} MB)`;
       }
       for (const out of flood) {
         if (out.status === 0 && out.ms <= FLOOD_ANSWER_BOUND_MS) closedUnanswered++;

@@ -159,7 +159,7 @@ export async function fuzzMockApi(options: PartOptions = {}): Promise<PartReport
         if (crafted && answer.ms > CRAFTED_REQUEST_BOUND_MS) {
           // Replay: a deterministic slowness (a backtracking regex) stays, a scheduling hiccup does not.
           for (let replay = 1; replay < TRIES && answer.ms > CRAFTED_REQUEST_BOUND_MS; replay++) {
-            await new Promise((r) => setTimeout(r, 20 * replay));
+            await new Promise((r) => setTimeout(r, 50 * replay));
             const again = await send(server.url, c);
             sent++;
             if (again.ms < answer.ms) answer = { ...answer, ms: again.ms };
@@ -189,6 +189,8 @@ export async function fuzzMockApi(options: PartOptions = {}): Promise<PartReport
         }
       }
     }
+    const sameHost = await claimOthersDomain(server.url, backend, keys);
+    sent += sameHost.sent;
     const allFields = operations.flatMap((op) =>
       op.variants.flatMap((v) => v.fields.map((f) => `${op.method} ${op.path} [${v.name}] ${f}`)),
     );
@@ -211,6 +213,7 @@ export async function fuzzMockApi(options: PartOptions = {}): Promise<PartReport
         zeroCheck('prototype pollution', polluted),
         zeroCheck('requests left unanswered', unanswered),
         zeroCheck('fields the fuzz never reached', missed),
+        zeroCheck("another user's domain claimed by a variant of its host", sameHost.accepted),
         zeroCheck(`crafted requests over ${CRAFTED_REQUEST_BOUND_MS} ms (fastest of ${TRIES} tries)`, slow),
         {
           name: 'slowest crafted request',
@@ -456,3 +459,43 @@ const loopbackOnly: typeof fetch = (input, init) => {
     new TypeError('fetch failed', { cause: new Error('the reliability fuzz calls loopback only') }),
   );
 };
+
+/**
+ * One user adds another user's domain written differently (trailing dot, letter case, port, path): the mock must
+ * compare normalised hosts and refuse every variant.
+ */
+async function claimOthersDomain(
+  base: string,
+  backend: BackendCore,
+  keys: Keys,
+): Promise<{ sent: number; accepted: Examples }> {
+  const accepted = new Examples();
+  backend.reset();
+  const owned = [...backend.store.domains.values()].find((d) => d.userId === keys.userId);
+  if (!owned) throw new Error('the demo seed should give the first normal user a domain');
+  const url = new URL(owned.domain);
+  const variants = [
+    `${url.protocol}//${url.hostname}.`,
+    `${url.protocol}//${url.hostname.toUpperCase()}`,
+    `${url.protocol.toUpperCase()}//${url.hostname}`,
+    `${url.protocol}//${url.hostname}:8443`,
+    `${url.protocol}//${url.hostname}:443`,
+    `${url.protocol}//${url.hostname}/`,
+    `${url.protocol}//${url.hostname}./`,
+    `${url.protocol === 'https:' ? 'http:' : 'https:'}//${url.hostname}`,
+  ];
+  for (const domain of variants) {
+    const res = await fetch(`${base}/api/domain/add`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${keys.other}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ domain }),
+    });
+    const text = await res.text();
+    if (!isRefusal(res.status, text))
+      accepted.add(
+        `${domain} (owned by user ${keys.userId} as ${owned.domain}) accepted for user ${keys.otherId}: ${text.slice(0, 100)}`,
+      );
+    backend.reset();
+  }
+  return { sent: variants.length, accepted };
+}
