@@ -13,25 +13,26 @@ export const root = fileURLToPath(new URL('../../', import.meta.url));
 const readme = readFileSync(join(root, 'README.md'), 'utf8');
 
 /**
- * The `index`-th ```ts block under the README heading that starts with `heading`, as written. Throws when the README
- * no longer has it, so a renamed heading fails the test instead of testing nothing.
+ * The `index`-th ```ts block under the heading that starts with `heading` in the README (or in `file`, a markdown file
+ * relative to the root, such as a guide), as written. Throws when the file no longer has it, so a renamed heading
+ * fails the test instead of testing nothing.
  */
-export function readmeSnippet(heading: string, index: number): string {
-  const all = readme.split('\n');
+export function readmeSnippet(heading: string, index: number, file = 'README.md'): string {
+  const all = (file === 'README.md' ? readme : readFileSync(join(root, file), 'utf8')).split('\n');
   const start = all.findIndex((line) => /^#{2,4} /.test(line) && line.replace(/^#+ /, '').startsWith(heading));
-  if (start < 0) throw new Error(`README.md has no heading starting with "${heading}"`);
+  if (start < 0) throw new Error(`${file} has no heading starting with "${heading}"`);
   const lines = all.slice(start + 1);
   const end = lines.findIndex((line) => /^#{1,3} /.test(line));
   const section = lines.slice(0, end < 0 ? undefined : end).join('\n');
   const blocks = [...section.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((m) => m[1]!);
   const block = blocks[index];
-  if (block === undefined) throw new Error(`README.md section "${heading}" has no ts block #${index + 1}`);
+  if (block === undefined) throw new Error(`${file} section "${heading}" has no ts block #${index + 1}`);
   return block;
 }
 
 /** Replaces `from` in a snippet, failing loudly when the snippet no longer contains it. */
 export function adapt(snippet: string, from: string, to: string): string {
-  if (!snippet.includes(from)) throw new Error(`the README snippet no longer contains ${JSON.stringify(from)}`);
+  if (!snippet.includes(from)) throw new Error(`the snippet no longer contains ${JSON.stringify(from)}`);
   return snippet.split(from).join(to);
 }
 
