@@ -115,7 +115,7 @@ afterAll(() => {
   if (programDir) rmSync(programDir, { recursive: true, force: true });
 });
 /** Writes a program into a git-ignored temp folder under test/e2e so tsconfig paths resolve its `linkgate` imports. */
-function writeProgram(source: string): string {
+export function writeProgram(source: string): string {
   programDir ??= mkdtempSync(join(root, 'test', 'e2e', '.programs-'));
   const file = join(programDir, `program-${Math.random().toString(36).slice(2)}.ts`);
   writeFileSync(file, source);
