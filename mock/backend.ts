@@ -1,4 +1,5 @@
 import { type Clock, systemClock } from '../src/core/clock.js';
+import { withoutTrailingSlashes } from '../src/core/trailing-slashes.js';
 import { stateControlGroup } from './control/state-routes.js';
 import type { Gateway, GatewayOptions } from './gateway/Gateway.js';
 import { installGateway } from './gateway/installGateway.js';
@@ -166,7 +167,7 @@ function resolveOptions(options: MockBackendOptions<Clock>): ResolvedMockBackend
 function pathOf(baseUrl: string | undefined): string {
   if (!baseUrl) return '';
   try {
-    return new URL(baseUrl, 'http://localhost').pathname.replace(/\/+$/, '');
+    return withoutTrailingSlashes(new URL(baseUrl, 'http://localhost').pathname);
   } catch {
     return '';
   }

@@ -1,4 +1,5 @@
 import type { HttpHandler } from 'msw';
+import { withoutTrailingSlashes } from '../../src/core/trailing-slashes.js';
 import { CONTROL_PREFIX } from '../control/ControlRoutes.js';
 import type { MockRouter } from '../router.js';
 import { mswModule } from './msw-module.js';
@@ -66,5 +67,5 @@ export function parseBaseUrl(baseUrl: string): { origin: string; prefix: string 
       'baseUrl must not carry a query or fragment; pass only the origin and an optional path prefix.',
     );
   }
-  return { origin: url.origin, prefix: url.pathname.replace(/\/+$/, '') };
+  return { origin: url.origin, prefix: withoutTrailingSlashes(url.pathname) };
 }

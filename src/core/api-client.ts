@@ -19,6 +19,7 @@ import type { RateLimitObservation, RateLimitStore } from './rate-limit-store.js
 import { type RateLimitEvent, RateLimiter, type RateLimitInfo, readRateLimitHeaders } from './rate-limiter.js';
 import { DEFAULT_MAX_RESPONSE_BYTES, readBoundedText } from './response-body.js';
 import { assertServerSide, readEnv } from './runtime.js';
+import { withoutTrailingSlashes } from './trailing-slashes.js';
 import { describe, toIssues } from './validation.js';
 
 /** A `fetch`-compatible function. */
@@ -581,7 +582,7 @@ function normaliseBaseUrl(value: string | undefined, profile: ClientProfile): st
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new LinkgateError(`${profile.name}: baseUrl must use http or https (got ${url.protocol}).`);
   }
-  return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
+  return withoutTrailingSlashes(`${url.origin}${url.pathname}`);
 }
 
 function checkNumber(value: number, name: string, profile: ClientProfile, min: number): number {
