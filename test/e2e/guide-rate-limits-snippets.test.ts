@@ -48,8 +48,8 @@ describe('docs/guides/rate-limits.md snippets, each in its own node process', ()
   });
 
   it('the waiting client waits out the rate-limit answer of a key another process spent, then creates the pixel', async () => {
-    // An 8 s window: long enough that the program (started by tsx) surely asks within the spent window.
-    cli = await startCli(['--rate-limit', '30/8s', '--seed', 'empty', '--admin-key', ADMIN_KEY]);
+    // A 12 s window: long enough that the program (started by tsx on a loaded machine) asks within the spent window.
+    cli = await startCli(['--rate-limit', '30/12s', '--seed', 'empty', '--admin-key', ADMIN_KEY]);
     const { resetAt } = await spendWindow(cli.url);
 
     const result = await runProgram(
@@ -59,11 +59,13 @@ describe('docs/guides/rate-limits.md snippets, each in its own node process', ()
     const endedAt = Date.now();
     expect(result.code, describeRun(result)).toBe(0);
     expect(result.stderr).toBe('');
-    expect(result.stdout).toMatch(/^waiting [1-8] s \(answer\)\n/);
+    const [, waited] = /^waiting (\d+) s \(answer\)\n/.exec(result.stdout) ?? [];
+    expect(Number(waited), describeRun(result)).toBeGreaterThanOrEqual(1);
+    expect(Number(waited)).toBeLessThanOrEqual(12);
     expect(result.stdout).not.toContain('try again after');
     // It waited for the server's window (its reset is stated in whole seconds), and not much longer.
     expect(endedAt).toBeGreaterThanOrEqual(resetAt - 1000);
-    expect(result.ms).toBeLessThan(20_000);
+    expect(result.ms).toBeLessThan(25_000);
 
     const pixels = await new Linkgate({ apiKey: ADMIN_KEY, baseUrl: cli.url }).pixels.list().toArray();
     expect(pixels.map((p) => [p.type, p.name, p.tag])).toEqual([['gapixel', 'Main', 'G-ABC123']]);
