@@ -15,6 +15,27 @@ const mswModuleForCjs: Plugin = {
   },
 };
 
+// qrcode is CommonJS. Bundled as is, esbuild's CommonJS wrapper would sit in a shared chunk that every entry, the SDK's
+// too, imports; turned into ESM first, the wrapper stays inside the lazily loaded qrcode chunk of the mock.
+const qrcodeCoreAsEsm: Plugin = {
+  name: 'qrcode-core-as-esm',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]qrcode[\\/]lib[\\/]core[\\/]qrcode\.js$/ }, async (args) => {
+      const { outputFiles } = await build.esbuild.build({
+        entryPoints: [args.path],
+        bundle: true,
+        write: false,
+        format: 'esm',
+        platform: 'neutral',
+        mainFields: ['main'],
+        target: 'node22',
+        logLevel: 'silent',
+      });
+      return { contents: outputFiles[0]!.text, loader: 'js' };
+    });
+  },
+};
+
 // dist/ is emptied by the build script, not here: the two configs build in parallel and a clean would race.
 // One build for the three entries and the CLI; ESM first, CJS and .d.cts alongside for require() users.
 export default defineConfig([
@@ -27,8 +48,11 @@ export default defineConfig([
     platform: 'neutral',
     splitting: true,
     treeshake: true,
-    external: ['ky', 'zod', 'msw', 'hono', 'qrcode', 'ulid', /^node:/],
-    esbuildPlugins: [mswModuleForCjs],
+    // Only ky and zod are installed with linkgate (msw is an optional peer): the mock's own dependencies (hono's
+    // routers, qrcode's core, ulid, @noble/hashes) are bundled into its chunks, so an SDK-only app installs two packages.
+    external: ['ky', 'zod', 'msw', /^node:/],
+    noExternal: ['hono', 'qrcode', 'ulid', '@noble/hashes'],
+    esbuildPlugins: [mswModuleForCjs, qrcodeCoreAsEsm],
   },
   {
     // The CLI is one self-contained file: start-up to first answer stays well under 300 ms because Node resolves

@@ -73,14 +73,15 @@ function base64(bytes: Uint8Array): string {
   return btoa(binary);
 }
 
-type QrcodeModule = typeof import('qrcode');
+// Only qrcode's pure core (no Node renderers, pngjs or yargs), so the bundled mock stays runtime-neutral.
+type QrcodeCore = Pick<typeof import('qrcode'), 'create'>;
 
-let qrcode: Promise<Pick<QrcodeModule, 'create'>> | undefined;
+let qrcode: Promise<QrcodeCore> | undefined;
 
-function loadQrcode(): Promise<Pick<QrcodeModule, 'create'>> {
+function loadQrcode(): Promise<QrcodeCore> {
   // CommonJS under ESM: `create` may sit on the namespace or on its default export depending on the loader.
-  qrcode ??= import('qrcode').then((mod) => {
-    const ns = mod as QrcodeModule & { default?: QrcodeModule };
+  qrcode ??= import('qrcode/lib/core/qrcode.js').then((mod) => {
+    const ns = mod as QrcodeCore & { default?: QrcodeCore };
     return { create: ns.create ?? ns.default!.create };
   });
   return qrcode;

@@ -1,6 +1,6 @@
 // A newcomer's project: the packed tarball installed from scratch with npm, next to the README's own snippets.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -48,11 +48,20 @@ export async function packLinkgate(into: string): Promise<{ tarball: string; fil
 const installed = (name: string) =>
   (JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
 
-/** A fresh folder with linkgate (from its tarball), msw, vitest, typescript and @types/node installed by npm. */
-export async function newcomerProject(tarball: string): Promise<{ dir: string } | { missing: string }> {
+/** What the README's newcomer installs beside linkgate. */
+const NEWCOMER_TOOLS = ['msw', 'vitest', 'typescript', '@types/node'];
+
+/**
+ * A fresh folder with linkgate (from its tarball) and `tools` (msw, vitest, typescript and @types/node unless told;
+ * none for an SDK-only app) installed by npm, at the versions installed here.
+ */
+export async function newcomerProject(
+  tarball: string,
+  tools: string[] = NEWCOMER_TOOLS,
+): Promise<{ dir: string } | { missing: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'linkgate-newcomer-'));
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'newcomer-app', private: true, type: 'module' }));
-  const specs = ['msw', 'vitest', 'typescript', '@types/node'].map((name) => `${name}@${installed(name)}`);
+  const specs = tools.map((name) => `${name}@${installed(name)}`);
   const npm = await runCommand(
     'npm',
     ['install', '--prefer-offline', '--no-audit', '--no-fund', '--fetch-retries=1', tarball, ...specs],
@@ -65,9 +74,29 @@ export async function newcomerProject(tarball: string): Promise<{ dir: string } 
       .filter((l) => /^npm error \S/.test(l))
       .slice(0, 3)
       .join(' / ');
-    return { missing: `\`npm install\` of the tarball and ${specs.join(' ')} failed: ${why || `exit ${npm.code}`}` };
+    return {
+      missing: `\`npm install\` of ${['the tarball', ...specs].join(' ')} failed: ${why || `exit ${npm.code}`}`,
+    };
   }
   return { dir };
+}
+
+/** Every package folder under `dir`'s node_modules, nested and scoped ones included, by name, sorted. */
+export function installedPackages(dir: string): string[] {
+  const found: string[] = [];
+  const visit = (modules: string) => {
+    if (!existsSync(modules)) return;
+    for (const entry of readdirSync(modules)) {
+      if (entry.startsWith('.')) continue; // .bin, .package-lock.json
+      const names = entry.startsWith('@') ? readdirSync(join(modules, entry)).map((n) => `${entry}/${n}`) : [entry];
+      for (const name of names) {
+        found.push(name);
+        visit(join(modules, name, 'node_modules'));
+      }
+    }
+  };
+  visit(join(dir, 'node_modules'));
+  return found.sort();
 }
 
 /** Runs `node <args>` with this test's Node (>= 22, which strips TypeScript types) in `cwd`. */

@@ -1,16 +1,19 @@
 // What `npm publish` would ship, and a newcomer who installs that tarball and follows only the README.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { isBuiltin } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   adapt,
   binScript,
+  installedPackages,
   newcomerProject,
   node,
   packLinkgate,
   type Running,
   readmeSnippet,
+  root,
   start,
 } from './newcomer-project.js';
 
@@ -21,11 +24,13 @@ const WEBHOOK_SECRET = `whsec_live_${'ab'.repeat(16)}`;
 let workDir: string;
 let packed: { tarball: string; files: string[] };
 let project: { dir: string } | { missing: string };
+/** An app that installs linkgate alone, for the SDK: no msw, no tools. */
+let sdkOnly: { dir: string } | { missing: string };
 
 beforeAll(async () => {
   workDir = mkdtempSync(join(tmpdir(), 'linkgate-pack-'));
   packed = await packLinkgate(workDir);
-  project = await newcomerProject(packed.tarball);
+  [project, sdkOnly] = await Promise.all([newcomerProject(packed.tarball), newcomerProject(packed.tarball, [])]);
   if ('missing' in project) {
     console.warn(
       `\n!!! test/package newcomer project SKIPPED: ${project.missing}.\n` +
@@ -33,11 +38,19 @@ beforeAll(async () => {
         '!!! Make the npm registry reachable (msw, vitest, typescript and @types/node are installed from it) and run again.\n',
     );
   }
+  if ('missing' in sdkOnly) {
+    console.warn(
+      `\n!!! test/package SDK-only app SKIPPED: ${sdkOnly.missing}.\n` +
+        '!!! What installing linkgate alone pulls in was NOT checked.\n' +
+        '!!! Make the npm registry reachable (ky and zod are installed from it) and run again.\n',
+    );
+  }
 }, 300_000);
 
 afterAll(() => {
   rmSync(workDir, { recursive: true, force: true });
   if ('dir' in project) rmSync(project.dir, { recursive: true, force: true });
+  if ('dir' in sdkOnly) rmSync(sdkOnly.dir, { recursive: true, force: true });
 });
 
 describe('the published package', () => {
@@ -67,6 +80,48 @@ describe('the published package', () => {
       expect(pkg.typesVersions?.['*']?.[entry.slice(2)]).toEqual([types]);
     }
   });
+
+  it('imports, at run time and in its types, only ky, zod, msw (the optional peer) and node:* modules', () => {
+    // Everything else the mock uses (hono's routers, qrcode's core, ulid, @noble/hashes) is bundled into dist/. Only
+    // the CLI, which runs on Node alone, may name a built-in without `node:` (its bundled ulid imports "crypto").
+    const allowed = new Set(['ky', 'zod', 'zod/mini', 'msw']);
+    const bare = /(?:\bfrom|\bimport\(|\brequire\()\s*['"]([@a-z][\w./@-]*)['"]/g;
+    const comment = /^\s*(?:\*|\/\/|\/\*)/; // TSDoc examples import 'linkgate' and 'msw/node'
+    const foreign = packed.files
+      .filter((f) => /\.(?:c?js|d\.c?ts)$/.test(f))
+      .flatMap((f) =>
+        readFileSync(join(root, f), 'utf8')
+          .split('\n')
+          .filter((line) => !comment.test(line))
+          .flatMap((line) => [...line.matchAll(bare)].map((m) => m[1]!))
+          .filter(
+            (name) => !allowed.has(name) && !name.startsWith('node:') && !(f === 'dist/cli.js' && isBuiltin(name)),
+          )
+          .map((name) => `${f}: ${name}`),
+      );
+    expect(foreign).toEqual([]);
+  });
+});
+
+describe('an app that installs only linkgate', () => {
+  const dir = () => (sdkOnly as { dir: string }).dir;
+  const skip = () => 'missing' in sdkOnly;
+
+  it('gets linkgate, ky and zod in node_modules, and nothing else', (ctx) => {
+    if (skip()) return ctx.skip();
+    expect(installedPackages(dir())).toEqual(['ky', 'linkgate', 'zod']);
+  });
+
+  it.for(['mock-server.mjs', 'mock-server.cjs'])(
+    'serves a route and a QR PNG with startMockServer from linkgate/mock, without msw (%s)',
+    async (file, ctx) => {
+      if (skip()) return ctx.skip();
+      writeFileSync(join(dir(), file), mockServerScript(file.endsWith('.cjs') ? 'require' : 'import'));
+      const run = await node([file], dir());
+      expect(run.stderr).toBe('');
+      expect(run.stdout).toBe('200 200 image/png PNG\n');
+    },
+  );
 });
 
 describe('a newcomer with the packed tarball and only the README', () => {
@@ -145,12 +200,13 @@ describe('a newcomer with the packed tarball and only the README', () => {
     }
   });
 
+  // A cold tsc over the snippets and the shipped types took over 20 s on a loaded 2-core machine.
   it('type-checks every snippet against the types the package ships, strictly', async (ctx) => {
     if (skip()) return ctx.skip();
     const run = await node([binScript(dir(), 'tsc'), '-p', '.'], dir());
     expect(run.stdout + run.stderr).toBe('');
     expect(run.code).toBe(0);
-  });
+  }, 60_000);
 
   it('loads every entry through require() too', async (ctx) => {
     if (skip()) return ctx.skip();
@@ -234,4 +290,30 @@ const { headers, body } = createTestDelivery({ event: ${EVENT}, secret: process.
 const answer = await fetch(process.env.RECEIVER_URL!, { method: 'POST', headers, body });
 console.log(answer.status);
 `;
+}
+
+/**
+ * A script that starts the mock with `startMockServer` (loaded through `import` or `require`), adds a QR code on its
+ * management API, fetches the code's PNG and prints the two statuses, the image's type and its signature.
+ */
+function mockServerScript(load: 'import' | 'require'): string {
+  const head =
+    load === 'import'
+      ? "import { startMockServer } from 'linkgate/mock';\n"
+      : "const { startMockServer } = require('linkgate/mock');\n(async () => {\n";
+  return `${head}const server = await startMockServer({ seed: 'empty' });
+try {
+  const add = await fetch(server.url + '/api/qr/add', {
+    method: 'POST',
+    headers: { authorization: 'Bearer ' + server.backend.adminKey, 'content-type': 'application/json' },
+    body: JSON.stringify({ type: 'link', data: 'https://example.com' }),
+  });
+  const { link } = await add.json();
+  const image = await fetch(new URL(new URL(link).pathname, server.url));
+  const signature = new TextDecoder().decode((await image.bytes()).subarray(1, 4));
+  console.log(add.status, image.status, image.headers.get('content-type'), signature);
+} finally {
+  await server.close();
+}
+${load === 'import' ? '' : '})();\n'}`;
 }
