@@ -15,6 +15,7 @@ const threeLines = readmeSnippet('A handler in three lines', 0, GUIDE);
 const nodeAndExpress = readmeSnippet('Node and Express', 0, GUIDE);
 const withoutRouter = readmeSnippet('Verifying without the router', 0, GUIDE);
 const testingReceiver = readmeSnippet('Testing a receiver', 0, GUIDE);
+const secrets = readmeSnippet('Secrets: rotation and devices', 0, GUIDE);
 
 /** The app's own `saveMessage`, which the snippets call: it prints what it saved. */
 const APP = `const saveMessage = async (data: { sender: string; text?: string; message_id: string }) =>
@@ -166,6 +167,65 @@ ${withoutRouter}${serve('POST')}`;
     ]);
     expect(receiver.out()).not.toContain('forged');
 
+    receiver.child.kill('SIGTERM');
+    expect(await cli.stop()).toBe(0);
+  }, 45_000);
+
+  it('secrets: the rotating receiver accepts the old and the new secret; the device-aware one the tenant and the device secret', async () => {
+    const OLD = `whsec_live_${'a'.repeat(32)}`;
+    const NEW = `whsec_live_${'b'.repeat(32)}`;
+    const DEVICE_SECRET = `whsec_dev_${'c'.repeat(32)}`;
+    // Only the placeholder secrets are filled in; each handler is kept and served on a port of its own.
+    let program = adapt(secrets, "'whsec_live_<new>', 'whsec_live_<old>'", `'${NEW}', '${OLD}'`);
+    program = adapt(program, "'whsec_live_<…>'", `'${SECRET}'`);
+    program = adapt(program, "dev_1: 'whsec_dev_<…>'", `dev_1: '${DEVICE_SECRET}'`);
+    program = adapt(program, 'createWebhookHandler({ secret: [', 'const rotating = createWebhookHandler({ secret: [');
+    program = adapt(
+      program,
+      'createWebhookHandler({\n  // A device',
+      'const perDevice = createWebhookHandler({\n  // A device',
+    );
+    const source = `import { createServer } from 'node:http';
+import { createWebhookHandler, toNodeHandler } from 'linkgate/webhooks';
+const on = {
+  'message.received': (event: { device_id: string; data: { text?: string } }) =>
+    console.log(event.device_id + ' said ' + event.data.text),
+};
+${program}
+for (const [name, handler] of [['rotating', rotating], ['per-device', perDevice]] as const) {
+  const server = createServer(toNodeHandler(handler)).listen(0, '127.0.0.1', () =>
+    console.log(name + ' listening on http://127.0.0.1:' + (server.address() as import('node:net').AddressInfo).port + '/webhooks'),
+  );
+}
+`;
+    const cli = await startCli(['--seed', 'empty', '--control-token', TOKEN, '--device', 'dev_1', '--device', DEVICE]);
+    const receiver = spawnNode([writeProgram(source)]);
+    const [, rotatingUrl] = await receiver.printed(/rotating listening on (http:\/\/\S+)/);
+    const [, perDeviceUrl] = await receiver.printed(/per-device listening on (http:\/\/\S+)/);
+    const control = controlApi(cli.url, TOKEN);
+    const say = async (device: string, text: string) => {
+      expect((await control.post('simulate/message', { device_id: device, sender: '15551234567', text })).status).toBe(
+        200,
+      );
+      await receiver.printed(new RegExp(`^${device} said ${text}$`, 'm'));
+    };
+
+    // Rotation: the tenant's webhook signs with the old secret, then with the new one.
+    expect((await control.post('webhooks', { url: rotatingUrl, secret: OLD })).status).toBe(201);
+    await say(DEVICE, 'before-rotation');
+    expect((await control.post('webhooks', { url: rotatingUrl, secret: NEW })).status).toBe(201);
+    await say(DEVICE, 'after-rotation');
+
+    // Devices: dev_1 has its own URL and secret; every other device goes to the tenant's webhook.
+    expect((await control.post('webhooks', { url: perDeviceUrl, secret: SECRET })).status).toBe(201);
+    const own = { device_id: 'dev_1', url: perDeviceUrl, secret: DEVICE_SECRET };
+    expect((await control.post('webhooks', own)).status).toBe(201);
+    await say('dev_1', 'with-its-own-secret');
+    await say(DEVICE, 'with-the-tenant-secret');
+
+    expect((await control.post('drain')).body).toMatchObject({ ok: true });
+    const rows = (await attempts(control)).map((a) => a.row);
+    expect(rows).toEqual(Array(4).fill('message.received 200 delivered'));
     receiver.child.kill('SIGTERM');
     expect(await cli.stop()).toBe(0);
   }, 45_000);
