@@ -53,7 +53,7 @@ async function receiverAndGateway(source: string) {
   return { cli, receiver, control };
 }
 
-/** The gateway's attempts, as `<event> <text or status> <answer> <outcome>` rows in the order they were made. */
+/** The gateway's attempts in the order they were made, each with its delivery id and a `<event> <status> <outcome>` row. */
 async function attempts(control: ReturnType<typeof controlApi>) {
   const list = (await control.get('attempts?redact=1')).body.attempts as {
     deliveryId: string;
