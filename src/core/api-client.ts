@@ -22,6 +22,9 @@ import { assertServerSide, readEnv } from './runtime.js';
 import { withoutTrailingSlashes } from './trailing-slashes.js';
 import { describe, toIssues } from './validation.js';
 
+/** Visible ASCII only: what an `Authorization: Bearer <key>` header can carry. */
+const HEADER_SAFE_KEY = /^[\x21-\x7e]+$/;
+
 /** A `fetch`-compatible function. */
 export type Fetch = (input: Request | URL | string, init?: RequestInit) => Promise<Response>;
 
@@ -176,6 +179,12 @@ export class APIClient {
     if (!apiKey) {
       throw new LinkgateError(
         `${profile.name}: no API key. Pass { apiKey } or set the ${profile.apiKeyEnv} environment variable.`,
+      );
+    }
+    // A stray newline or space (from a file or a shell) would fail later inside fetch, with the key in the cause.
+    if (!HEADER_SAFE_KEY.test(apiKey)) {
+      throw new LinkgateError(
+        `${profile.name}: apiKey holds a space, line break or other character an HTTP header cannot carry (often a trailing newline from a file or shell). Trim it; the key itself is not shown here.`,
       );
     }
     this.#apiKey = apiKey;
@@ -429,7 +438,10 @@ export class APIClient {
       // Our own verdicts (too large, cross-origin redirect) are not connection failures.
       if (error instanceof LinkgateError) throw error;
       // ky's errors hold the Request (with its Authorization header); keep only the underlying cause.
-      const cause = (error as { cause?: unknown }).cause ?? error;
+      const raw = (error as { cause?: unknown }).cause ?? error;
+      // The cause is printed with the error when uncaught: it must not carry the key either.
+      const rawMessage = String((raw as Error)?.message ?? raw);
+      const cause = rawMessage === this.#scrub(rawMessage) ? raw : new Error(this.#scrub(rawMessage));
       const detail = (cause as { cause?: { code?: string } }).cause?.code;
       throw new APIConnectionError(
         this.#scrub(

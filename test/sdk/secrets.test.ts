@@ -35,6 +35,20 @@ describe('the API key never leaks', () => {
     expect(String(client)).toBe("Linkgate { baseUrl: 'http://linkgate.test' }");
   });
 
+  it('refuses a key an HTTP header cannot carry at construction, without showing it', () => {
+    for (const key of ['secret-key-with-newline-0123\n', 'secret key with a space 0123', 'secret-key\u00e9-accented']) {
+      let thrown: unknown;
+      try {
+        new Linkgate({ apiKey: key, baseUrl: BASE_URL });
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown).toBeInstanceOf(LinkgateError);
+      expect((thrown as Error).message).toMatch(/apiKey .*line break.*Trim it/);
+      for (const text of renderings(thrown)) expect(text).not.toContain(key.trim().slice(0, 12));
+    }
+  });
+
   it('is not in an AuthenticationError raised for that (wrong) key', async () => {
     const key = 'wrong-key-5f3a9c1e7b2d4f6a';
     const error = await rejectionOf(ctx.client({ apiKey: key }).account.get());
