@@ -1,11 +1,11 @@
 import { type Clock, systemClock } from '../src/core/clock.js';
 import { withoutTrailingSlashes } from '../src/core/trailing-slashes.js';
 import { stateControlGroup } from './control/state-routes.js';
-import type { Gateway, GatewayOptions } from './gateway/Gateway.js';
-import { installGateway } from './gateway/installGateway.js';
+import type { Gateway, GatewayOptions } from './gateway/gateway.js';
+import { installGateway } from './gateway/install-gateway.js';
 import { managementGroup } from './management/group.js';
 import { openApiGroup } from './openapi.js';
-import { qrImageGroup } from './qr-image.js';
+import { qrImageGroup } from './qr-image-route.js';
 import { cryptoRandom } from './random-text.js';
 import { DEFAULT_RATE_LIMIT, RateLimiter, type RateLimitOptions } from './rate-limit.js';
 import { MockRouter } from './router.js';

@@ -6,9 +6,9 @@ import { MESSAGING_KEY_PATTERN } from '../src/schemas/messaging.js';
 import { type MockServer, startMockServer } from './adapters/node-server.js';
 import { describeCaller, formatRequestLine, type RequestLogEntry } from './adapters/request-log.js';
 import type { MockBackendOptions } from './backend.js';
-import { ManualClock } from './clock.js';
-import { GatewayInputError } from './gateway/GatewayInputError.js';
-import { type DeviceInput, DeviceRegistry } from './messaging/DeviceRegistry.js';
+import { GatewayInputError } from './gateway/gateway-input-error.js';
+import { ManualClock } from './manual-clock.js';
+import { type DeviceInput, DeviceRegistry } from './messaging/device-registry.js';
 import type { RateLimitOptions } from './rate-limit.js';
 import { PRODUCTION_VARIANT_NAMES, type ProductionVariantName } from './variants.js';
 

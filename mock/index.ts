@@ -29,13 +29,12 @@ export { describeCaller, formatRequestLine, type RequestLogEntry } from './adapt
 export type { MockRequestHandler } from './adapters/web.js';
 export type { BackendCore, MockBackendOptions, ResolvedMockBackendOptions } from './backend.js';
 export { MAX_BODY_BYTES } from './body-limit.js';
-export { ManualClock } from './clock.js';
-export type { ChatKind } from './gateway/ChatKind.js';
-export type { CircuitSnapshot, CircuitState, CircuitTransition } from './gateway/CircuitBreaker.js';
-export type { DeadLetter, DeadLetterQueue } from './gateway/DeadLetterQueue.js';
-export type { AttemptOutcome, AttemptRecord } from './gateway/DeliveryAttempt.js';
-export type { FaultInjector, Faults } from './gateway/FaultInjector.js';
-export { Gateway, type GatewayOptions } from './gateway/Gateway.js';
+export type { ChatKind } from './gateway/chat-kind.js';
+export type { CircuitSnapshot, CircuitState, CircuitTransition } from './gateway/circuit-breaker.js';
+export type { DeadLetter, DeadLetterQueue } from './gateway/dead-letter-queue.js';
+export type { AttemptOutcome, AttemptRecord } from './gateway/delivery-attempt.js';
+export type { FaultInjector, Faults } from './gateway/fault-injector.js';
+export { Gateway, type GatewayOptions } from './gateway/gateway.js';
 export type {
   DroppedEvent,
   GatewayEngine,
@@ -46,26 +45,27 @@ export type {
   PublishResult,
   ScheduledAttempt,
   SteppableClock,
-} from './gateway/GatewayEngine.js';
-export { GatewayInputError } from './gateway/GatewayInputError.js';
+} from './gateway/gateway-engine.js';
+export { GatewayInputError } from './gateway/gateway-input-error.js';
 export type { InFlightAttempt } from './gateway/in-flight-attempt.js';
-export type { Unsubscribe } from './gateway/LifecycleEmitter.js';
-export type { MediaStore, StoredMedia } from './gateway/MediaStore.js';
-export type { DeviceStatusSimulator, SimulatedStatusChange } from './gateway/simulators/DeviceStatusSimulator.js';
+export type { Unsubscribe } from './gateway/lifecycle-emitter.js';
+export type { MediaStore, StoredMedia } from './gateway/media-store.js';
+export type { DeviceStatusSimulator, SimulatedStatusChange } from './gateway/simulators/device-status-simulator.js';
 export type {
   InboundMessageSimulator,
   InboundResult,
   SimulatedInboundMessage,
   SimulatedMedia,
-} from './gateway/simulators/InboundMessageSimulator.js';
-export type { PairingSession, PairingSimulator } from './gateway/simulators/PairingSimulator.js';
-export type { ReceiptSimulator, SimulatedDispatch, SimulatedReceipt } from './gateway/simulators/ReceiptSimulator.js';
-export type { WebhookEndpoint, WebhookEndpointInput } from './gateway/WebhookEndpoint.js';
-export type { WebhookRoute, WebhookRouting } from './gateway/WebhookRouting.js';
+} from './gateway/simulators/inbound-message-simulator.js';
+export type { PairingSession, PairingSimulator } from './gateway/simulators/pairing-simulator.js';
+export type { ReceiptSimulator, SimulatedDispatch, SimulatedReceipt } from './gateway/simulators/receipt-simulator.js';
+export type { WebhookEndpoint, WebhookEndpointInput } from './gateway/webhook-endpoint.js';
+export type { WebhookRoute, WebhookRouting } from './gateway/webhook-routing.js';
 export type { IndexedTable, IndexKeys } from './indexed-table.js';
-export type { Device, DeviceInput, DeviceRegistry } from './messaging/DeviceRegistry.js';
-export type { IssuedMessagingKey, MessagingKeyInfo, MessagingKeyring } from './messaging/MessagingKeyring.js';
-export { type OutboundMessages, SendRejection, type SentMessage } from './messaging/OutboundMessages.js';
+export { ManualClock } from './manual-clock.js';
+export type { Device, DeviceInput, DeviceRegistry } from './messaging/device-registry.js';
+export type { IssuedMessagingKey, MessagingKeyInfo, MessagingKeyring } from './messaging/messaging-keyring.js';
+export { type OutboundMessages, SendRejection, type SentMessage } from './messaging/outbound-messages.js';
 export type { RateDecision, RateLimiter, RateLimitOptions } from './rate-limit.js';
 export { type FailureOptions, RequestRejection } from './responses.js';
 export type { GuardResult, MockRouter, Params, Route, RouteCall, RouteGroup } from './router.js';

@@ -3,11 +3,11 @@
 // Run alone: node --import tsx scripts/retry-timeline.ts [out.svg]   (`npm run docs` runs it too)
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { ManualClock } from '../mock/clock.js';
-import type { CircuitTransition } from '../mock/gateway/CircuitBreaker.js';
-import type { AttemptRecord } from '../mock/gateway/DeliveryAttempt.js';
-import { GatewayEngine } from '../mock/gateway/GatewayEngine.js';
-import { WebhookRouting } from '../mock/gateway/WebhookRouting.js';
+import type { CircuitTransition } from '../mock/gateway/circuit-breaker.js';
+import type { AttemptRecord } from '../mock/gateway/delivery-attempt.js';
+import { GatewayEngine } from '../mock/gateway/gateway-engine.js';
+import { WebhookRouting } from '../mock/gateway/webhook-routing.js';
+import { ManualClock } from '../mock/manual-clock.js';
 
 const RECEIVER = 'https://receiver.example/webhooks';
 const TENANT = 'tenant_demo';

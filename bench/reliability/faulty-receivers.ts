@@ -6,9 +6,9 @@
 // Over HTTP, the control API's clock advance must move past a receiver that never answers (finding 5).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { startMockServer } from '../../mock/adapters/node-server.js';
-import { ManualClock } from '../../mock/clock.js';
-import type { CircuitTransition } from '../../mock/gateway/CircuitBreaker.js';
-import { Gateway } from '../../mock/gateway/Gateway.js';
+import type { CircuitTransition } from '../../mock/gateway/circuit-breaker.js';
+import { Gateway } from '../../mock/gateway/gateway.js';
+import { ManualClock } from '../../mock/manual-clock.js';
 import { startNodeListener } from '../../test/mock/gateway/support/receiver.js';
 import { seeded } from '../../test/mock/support/seeded.js';
 import { DEFAULT_SEED, Examples, type PartOptions, type PartReport, zeroCheck } from './report.js';

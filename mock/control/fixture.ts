@@ -3,10 +3,10 @@
 // exactly the rules a client would meet; users are added with the API's own rules plus a chosen key.
 import { USERNAME_PATTERN } from '../../src/schemas/primitives.js';
 import type { BackendCore } from '../backend.js';
-import { GatewayInputError } from '../gateway/GatewayInputError.js';
+import { GatewayInputError } from '../gateway/gateway-input-error.js';
 import type { ManagementContext } from '../management/group.js';
 import { isValidEmail, isValidPassword } from '../management/rules.js';
-import { type Device, type DeviceInput, DeviceRegistry } from '../messaging/DeviceRegistry.js';
+import { type Device, type DeviceInput, DeviceRegistry } from '../messaging/device-registry.js';
 import { RequestRejection } from '../responses.js';
 import type { Route } from '../router.js';
 import type { MockResponse } from '../types.js';

@@ -1,5 +1,5 @@
-import type { Gateway } from '../gateway/Gateway.js';
-import { GatewayInputError } from '../gateway/GatewayInputError.js';
+import type { Gateway } from '../gateway/gateway.js';
+import { GatewayInputError } from '../gateway/gateway-input-error.js';
 import type { InFlightAttempt } from '../gateway/in-flight-attempt.js';
 import { redactSecret } from '../gateway/redact-secret.js';
 

@@ -1,7 +1,7 @@
 import type { BackendCore } from '../backend.js';
 import type { RouteGroup } from '../router.js';
-import { controlRoute } from './ControlAnswer.js';
-import { controlGroup } from './ControlRoutes.js';
+import { controlRoute } from './control-answer.js';
+import { controlGroup } from './control-routes.js';
 import { loadFixture } from './fixture.js';
 
 /**

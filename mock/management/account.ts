@@ -2,8 +2,8 @@ import { AccountUpdate } from '../../src/schemas/account.js';
 import { RequestRejection, success } from '../responses.js';
 import type { ManagementRoute } from './group.js';
 import { toAccount } from './records.js';
+import { parseWith, readJsonBody } from './request-validation.js';
 import { isValidEmail, isValidPassword } from './rules.js';
-import { parseWith, readJsonBody } from './validation.js';
 
 /** `GET /api/account` and `PUT /api/account/update`. */
 export const accountRoutes: ManagementRoute[] = [

@@ -4,8 +4,8 @@ import { createdId } from './created-id.js';
 import type { ManagementRoute } from './group.js';
 import { ownedDeleteRoute, ownedListRoute } from './owned-routes.js';
 import { ownRow, toDomain } from './records.js';
+import { parseWith, readId, readJsonBody } from './request-validation.js';
 import { isHttpUrl } from './rules.js';
-import { parseWith, readId, readJsonBody } from './validation.js';
 
 const NOT_FOUND = 'Domain not found. Please try again.';
 const BAD_DOMAIN = 'A valid domain name is required.';

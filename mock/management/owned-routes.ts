@@ -5,7 +5,7 @@ import type { DomainRow, OverlayRow, PixelRow, QrRow, SplashRow } from '../store
 import type { MockRequest } from '../types.js';
 import type { ManagementRoute } from './group.js';
 import { ownedBy, ownRow } from './records.js';
-import { readId } from './validation.js';
+import { readId } from './request-validation.js';
 
 /** The store tables whose rows belong to one user, and their rows. */
 interface OwnedRows {

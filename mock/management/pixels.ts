@@ -5,7 +5,7 @@ import { createdId } from './created-id.js';
 import type { ManagementRoute } from './group.js';
 import { ownedDeleteRoute, ownedListRoute } from './owned-routes.js';
 import { ownRow, toPixel } from './records.js';
-import { parseWith, readId, readJsonBody } from './validation.js';
+import { parseWith, readId, readJsonBody } from './request-validation.js';
 
 const NOT_FOUND = 'Pixel not found. Please try again.';
 const MISSING = {

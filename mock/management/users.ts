@@ -5,8 +5,8 @@ import type { UserRow } from '../store.js';
 import { parseDate } from './calendar.js';
 import type { ManagementRoute } from './group.js';
 import { toUser } from './records.js';
+import { parseWith, readId, readJsonBody, rejectField } from './request-validation.js';
 import { isValidEmail, isValidPassword } from './rules.js';
-import { parseWith, readId, readJsonBody, rejectField } from './validation.js';
 
 const NOT_FOUND = 'User does not exist.';
 const REQUIRED = new Set(['username', 'email', 'password']);

@@ -1,4 +1,4 @@
 // The messaging API client, exported from `linkgate`.
 export { classifyMessagingAnswer } from './classify.js';
-export { MessagesResource } from './MessagesResource.js';
-export { MessagingClient, type MessagingClientOptions } from './MessagingClient.js';
+export { MessagesResource } from './messages-resource.js';
+export { MessagingClient, type MessagingClientOptions } from './messaging-client.js';

@@ -1,8 +1,8 @@
 import { type Clock, systemClock } from '../core/clock.js';
 import { EVENT_NAMES, type EventMap, type EventName } from '../schemas/events.js';
-import { WebhookVerificationError } from './errors.js';
 import type { UnknownWebhookEvent } from './parse.js';
 import { type Verifier, type VerifyWebhookOptions, verifierFor } from './verify.js';
+import { WebhookVerificationError } from './webhook-errors.js';
 
 /** What a handler gets besides the event. */
 export interface DeliveryContext {

@@ -29,13 +29,6 @@ export {
   WEBHOOK_USER_AGENT,
 } from './delivery-headers.js';
 export {
-  WEBHOOK_ERROR_STATUS,
-  type WebhookErrorCode,
-  type WebhookErrorDetails,
-  type WebhookPayloadIssue,
-  WebhookVerificationError,
-} from './errors.js';
-export {
   createWebhookHandler,
   type DeliveryContext,
   type EventHandler,
@@ -81,3 +74,10 @@ export {
   type WebhookDeliveryInput,
   type WebhookVerifier,
 } from './verify.js';
+export {
+  WEBHOOK_ERROR_STATUS,
+  type WebhookErrorCode,
+  type WebhookErrorDetails,
+  type WebhookPayloadIssue,
+  WebhookVerificationError,
+} from './webhook-errors.js';

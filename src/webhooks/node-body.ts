@@ -1,6 +1,6 @@
-import { WebhookVerificationError } from './errors.js';
 import type { NodeRequestLike } from './node-handler.js';
 import { bodyTimedOut, incomplete, tooLarge } from './raw-body.js';
+import { WebhookVerificationError } from './webhook-errors.js';
 
 /** The parts of a Node readable stream used to read a body on demand (`IncomingMessage` and Express requests have them). */
 export interface NodeStreamLike {

@@ -1,7 +1,7 @@
-import { WebhookVerificationError } from './errors.js';
 import type { NodeHeaders } from './header-reader.js';
 import { NodeRequestBody } from './node-body.js';
 import { DEFAULT_BODY_TIMEOUT_MS, DEFAULT_MAX_BODY_BYTES } from './raw-body.js';
+import { WebhookVerificationError } from './webhook-errors.js';
 
 /**
  * The parts of Node's `IncomingMessage` (or an Express request) the adapter uses, stated structurally so this entry

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { EVENT_SCHEMAS, EventEnvelope, type EventName, type WebhookEvent } from '../schemas/events.js';
-import { type WebhookPayloadIssue, WebhookVerificationError } from './errors.js';
+import { type WebhookPayloadIssue, WebhookVerificationError } from './webhook-errors.js';
 
 /** An event from the catalog, validated against its schema; `known: true` tells it apart from an unknown one. */
 export type KnownWebhookEvent = WebhookEvent & { known: true };

@@ -1,5 +1,5 @@
 import type { DeviceQrEvent } from '../schemas/events.js';
-import { WebhookVerificationError } from './errors.js';
+import { WebhookVerificationError } from './webhook-errors.js';
 
 const PREFIX = 'data:image/png;base64,';
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];

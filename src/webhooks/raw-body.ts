@@ -1,5 +1,5 @@
 import type { Clock } from '../core/clock.js';
-import { WebhookVerificationError } from './errors.js';
+import { WebhookVerificationError } from './webhook-errors.js';
 
 /** The gateway's documented payload ceiling is 1 MB of media; a delivery body above 1 MiB is refused. */
 export const DEFAULT_MAX_BODY_BYTES = 1_048_576;

@@ -2,7 +2,6 @@ import { type Clock, systemClock } from '../core/clock.js';
 import { matchesAny } from './constant-time.js';
 import { type DedupeStore, MemoryDedupeStore } from './dedupe.js';
 import { DEFAULT_HEADER_PREFIX } from './delivery-headers.js';
-import { WebhookVerificationError } from './errors.js';
 import { type HeaderSource, readHeader } from './header-reader.js';
 import { type ParsedWebhookEvent, parseJsonText, validateEvent } from './parse.js';
 import {
@@ -14,6 +13,7 @@ import {
   readRequestText,
 } from './raw-body.js';
 import { compileSecrets, type SecretBook, type WebhookSecretOption } from './secrets.js';
+import { WebhookVerificationError } from './webhook-errors.js';
 
 /** A delivery as raw parts: headers (web `Headers` or Node's headers object) and the raw body (text or bytes). */
 export interface WebhookDeliveryInput {

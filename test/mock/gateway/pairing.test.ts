@@ -1,6 +1,6 @@
 import { decodeQrImage } from 'linkgate/webhooks';
 import { afterEach, describe, expect, it } from 'vitest';
-import { PAIRING_QR_OPTIONS } from '../../../mock/gateway/simulators/PairingSimulator.js';
+import { PAIRING_QR_OPTIONS } from '../../../mock/gateway/simulators/pairing-simulator.js';
 import { decodePalettePng, drawnModules, expectedModules } from '../support/png.js';
 import { manualGateway } from './support/gateway.js';
 import { type Receiver, startReceiver } from './support/receiver.js';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createMockBackend, ManualClock } from 'linkgate/mock';
 import { describe, expect, it } from 'vitest';
-import { keyDigest, sha256 } from '../../../mock/messaging/KeyDigest.js';
+import { keyDigest, sha256 } from '../../../mock/messaging/key-digest.js';
 
 const KEY = 'gw_live_Seeded0123456789abcdefghijkl';
 const SPEC_401 = { success: false, message: 'Invalid API Key', error: 'UNAUTHORIZED' };

@@ -8,18 +8,18 @@ import {
   type CircuitOutcome,
   type CircuitSnapshot,
   type CircuitTransition,
-} from './CircuitBreaker.js';
-import { type DeadLetter, DeadLetterQueue } from './DeadLetterQueue.js';
-import { ACK_TIMEOUT_MS, type AttemptRecord, classify, type ExchangeResult, exchange } from './DeliveryAttempt.js';
-import { createDeliveryIdFactory } from './DeliveryId.js';
-import { FaultInjector, type Faults, STALE_TIMESTAMP_SECONDS } from './FaultInjector.js';
-import { GatewayInputError } from './GatewayInputError.js';
+} from './circuit-breaker.js';
+import { type DeadLetter, DeadLetterQueue } from './dead-letter-queue.js';
+import { ACK_TIMEOUT_MS, type AttemptRecord, classify, type ExchangeResult, exchange } from './delivery-attempt.js';
+import { createDeliveryIdFactory } from './delivery-id.js';
+import { FaultInjector, type Faults, STALE_TIMESTAMP_SECONDS } from './fault-injector.js';
+import { GatewayInputError } from './gateway-input-error.js';
 import { type Flight, graceLeft, type InFlightAttempt, viewFlight } from './in-flight-attempt.js';
-import { LifecycleEmitter, type Unsubscribe } from './LifecycleEmitter.js';
-import { RetrySchedule } from './RetrySchedule.js';
+import { LifecycleEmitter, type Unsubscribe } from './lifecycle-emitter.js';
 import { redactSecret } from './redact-secret.js';
-import type { WebhookEndpoint } from './WebhookEndpoint.js';
-import type { WebhookRouting } from './WebhookRouting.js';
+import { RetrySchedule } from './retry-schedule.js';
+import type { WebhookEndpoint } from './webhook-endpoint.js';
+import type { WebhookRouting } from './webhook-routing.js';
 
 /** An event ready to leave the gateway: who it belongs to and its envelope. */
 export interface OutboundEvent {

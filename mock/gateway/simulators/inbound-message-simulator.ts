@@ -1,9 +1,9 @@
-import type { ChatKind } from '../ChatKind.js';
-import type { PublishResult } from '../GatewayEngine.js';
-import { GatewayInputError } from '../GatewayInputError.js';
-import { ACCEPTED_MEDIA_TYPES, MEDIA_MAX_BYTES } from '../MediaStore.js';
-import { chatField, intField, objectInput, phoneField, stringField } from './SimulationInput.js';
-import { dropChatEvent, messageId, publishEvent, type SimulatorContext, unixSeconds } from './SimulatorContext.js';
+import type { ChatKind } from '../chat-kind.js';
+import type { PublishResult } from '../gateway-engine.js';
+import { GatewayInputError } from '../gateway-input-error.js';
+import { ACCEPTED_MEDIA_TYPES, MEDIA_MAX_BYTES } from '../media-store.js';
+import { chatField, intField, objectInput, phoneField, stringField } from './simulation-input.js';
+import { dropChatEvent, messageId, publishEvent, type SimulatorContext, unixSeconds } from './simulator-context.js';
 
 /** Attachment of a simulated inbound message: bytes (or base64 over HTTP), or just a size for synthetic content. */
 export interface SimulatedMedia {

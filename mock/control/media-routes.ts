@@ -1,5 +1,5 @@
-import type { Gateway } from '../gateway/Gateway.js';
-import { MEDIA_ROUTE_PREFIX } from '../gateway/MediaStore.js';
+import type { Gateway } from '../gateway/gateway.js';
+import { MEDIA_ROUTE_PREFIX } from '../gateway/media-store.js';
 import { json } from '../responses.js';
 import type { RouteGroup } from '../router.js';
 

@@ -1,18 +1,18 @@
 import { type Clock, systemClock } from '../../src/core/clock.js';
-import { type DeviceInput, DeviceRegistry } from '../messaging/DeviceRegistry.js';
-import { MessagingKeyring } from '../messaging/MessagingKeyring.js';
-import { OutboundMessages } from '../messaging/OutboundMessages.js';
+import { type DeviceInput, DeviceRegistry } from '../messaging/device-registry.js';
+import { MessagingKeyring } from '../messaging/messaging-keyring.js';
+import { OutboundMessages } from '../messaging/outbound-messages.js';
 import { cryptoRandom, randomHex } from '../random-text.js';
-import { GatewayEngine, type GatewayEngineOptions, type GatewayLifecycle } from './GatewayEngine.js';
-import { GatewayInputError } from './GatewayInputError.js';
-import type { Unsubscribe } from './LifecycleEmitter.js';
-import { MediaStore } from './MediaStore.js';
-import { DeviceStatusSimulator } from './simulators/DeviceStatusSimulator.js';
-import { InboundMessageSimulator } from './simulators/InboundMessageSimulator.js';
-import { PairingSimulator } from './simulators/PairingSimulator.js';
-import { ReceiptSimulator } from './simulators/ReceiptSimulator.js';
-import type { SimulatorContext } from './simulators/SimulatorContext.js';
-import { WebhookRouting } from './WebhookRouting.js';
+import { GatewayEngine, type GatewayEngineOptions, type GatewayLifecycle } from './gateway-engine.js';
+import { GatewayInputError } from './gateway-input-error.js';
+import type { Unsubscribe } from './lifecycle-emitter.js';
+import { MediaStore } from './media-store.js';
+import { DeviceStatusSimulator } from './simulators/device-status-simulator.js';
+import { InboundMessageSimulator } from './simulators/inbound-message-simulator.js';
+import { PairingSimulator } from './simulators/pairing-simulator.js';
+import { ReceiptSimulator } from './simulators/receipt-simulator.js';
+import type { SimulatorContext } from './simulators/simulator-context.js';
+import { WebhookRouting } from './webhook-routing.js';
 
 /** Options of the messaging gateway inside a mock backend. */
 export interface GatewayOptions extends Omit<GatewayEngineOptions, 'clock' | 'random'> {

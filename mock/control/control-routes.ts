@@ -1,17 +1,17 @@
 import type { Clock } from '../../src/core/clock.js';
 import { EVENT_NAMES } from '../../src/schemas/events.js';
 import { secretsEqual } from '../auth.js';
-import type { ManualClock } from '../clock.js';
-import { CHAT_KINDS } from '../gateway/ChatKind.js';
-import type { Faults } from '../gateway/FaultInjector.js';
-import type { Gateway } from '../gateway/Gateway.js';
-import { GatewayInputError } from '../gateway/GatewayInputError.js';
-import { MEDIA_ROUTE_PREFIX } from '../gateway/MediaStore.js';
-import { intField, stringField } from '../gateway/simulators/SimulationInput.js';
-import { checkTenant } from '../messaging/MessagingKeyring.js';
+import { CHAT_KINDS } from '../gateway/chat-kind.js';
+import type { Faults } from '../gateway/fault-injector.js';
+import type { Gateway } from '../gateway/gateway.js';
+import { GatewayInputError } from '../gateway/gateway-input-error.js';
+import { MEDIA_ROUTE_PREFIX } from '../gateway/media-store.js';
+import { intField, stringField } from '../gateway/simulators/simulation-input.js';
+import type { ManualClock } from '../manual-clock.js';
+import { checkTenant } from '../messaging/messaging-keyring.js';
 import { json } from '../responses.js';
 import type { Route, RouteGroup } from '../router.js';
-import { controlRoute, queryFlag } from './ControlAnswer.js';
+import { controlRoute, queryFlag } from './control-answer.js';
 import { drainAnswer, webhookList } from './gateway-answers.js';
 
 /** Where the control API lives; it answers nothing outside this prefix. */

@@ -1,4 +1,4 @@
-import { GatewayInputError } from '../gateway/GatewayInputError.js';
+import { GatewayInputError } from '../gateway/gateway-input-error.js';
 import { json } from '../responses.js';
 import type { Route, RouteCall } from '../router.js';
 import type { MockRequest, MockResponse } from '../types.js';

@@ -1,10 +1,10 @@
 import { INVALID_API_KEY_BODY } from '../../src/schemas/messaging.js';
-import type { Gateway } from '../gateway/Gateway.js';
+import type { Gateway } from '../gateway/gateway.js';
 import { json } from '../responses.js';
 import type { RouteGroup } from '../router.js';
 import type { MockRequest, MockResponse } from '../types.js';
-import type { MessagingKeyInfo } from './MessagingKeyring.js';
-import { SendRejection } from './OutboundMessages.js';
+import type { MessagingKeyInfo } from './messaging-keyring.js';
+import { SendRejection } from './outbound-messages.js';
 
 const UNAUTHORIZED: MockResponse = json(401, INVALID_API_KEY_BODY);
 

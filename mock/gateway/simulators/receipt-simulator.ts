@@ -1,9 +1,9 @@
 import { ACK_STATUS_CODES } from '../../../src/schemas/events.js';
-import type { ChatKind } from '../ChatKind.js';
-import type { PublishResult } from '../GatewayEngine.js';
-import { GatewayInputError } from '../GatewayInputError.js';
-import { chatField, enumField, objectInput, phoneField, stringField } from './SimulationInput.js';
-import { dropChatEvent, publishEvent, type SimulatorContext, unixSeconds } from './SimulatorContext.js';
+import type { ChatKind } from '../chat-kind.js';
+import type { PublishResult } from '../gateway-engine.js';
+import { GatewayInputError } from '../gateway-input-error.js';
+import { chatField, enumField, objectInput, phoneField, stringField } from './simulation-input.js';
+import { dropChatEvent, publishEvent, type SimulatorContext, unixSeconds } from './simulator-context.js';
 
 /** A receipt status of `message.ack`. */
 export type ReceiptStatus = keyof typeof ACK_STATUS_CODES;

@@ -1,8 +1,8 @@
 import type { Timer } from '../../src/core/clock.js';
 import { SendMessage } from '../../src/schemas/messaging.js';
-import type { ReceiptSimulator, ReceiptStatus } from '../gateway/simulators/ReceiptSimulator.js';
-import { messageId, type SimulatorContext } from '../gateway/simulators/SimulatorContext.js';
-import type { Device } from './DeviceRegistry.js';
+import type { ReceiptSimulator, ReceiptStatus } from '../gateway/simulators/receipt-simulator.js';
+import { messageId, type SimulatorContext } from '../gateway/simulators/simulator-context.js';
+import type { Device } from './device-registry.js';
 
 /** When each event of a sent message happens, in ms after the send (sent, delivered, read, played). */
 export const RECEIPT_TIMELINE_MS = { sent: 1_000, delivered: 2_000, read: 3_000, played: 4_000 } as const;

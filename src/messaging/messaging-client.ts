@@ -3,7 +3,7 @@ import { LinkgateError } from '../core/errors.js';
 import { assertServerSide, readEnv } from '../core/runtime.js';
 import { MESSAGING_KEY_PATTERN, MESSAGING_KEY_PREFIX } from '../schemas/messaging.js';
 import { classifyMessagingAnswer } from './classify.js';
-import { MessagesResource } from './MessagesResource.js';
+import { MessagesResource } from './messages-resource.js';
 
 /** Options of {@link MessagingClient}: the same as the management client's; the rate limiter is off by default. */
 export type MessagingClientOptions = ClientOptions;

@@ -1,10 +1,10 @@
 import type { Timer } from '../../../src/core/clock.js';
-import type { Device } from '../../messaging/DeviceRegistry.js';
+import type { Device } from '../../messaging/device-registry.js';
 import { renderQrDataUri } from '../../qr-png.js';
 import { randomChars } from '../../random-text.js';
-import { GatewayInputError } from '../GatewayInputError.js';
-import type { DeviceStatusSimulator } from './DeviceStatusSimulator.js';
-import { publishEvent, type SimulatorContext } from './SimulatorContext.js';
+import { GatewayInputError } from '../gateway-input-error.js';
+import type { DeviceStatusSimulator } from './device-status-simulator.js';
+import { publishEvent, type SimulatorContext } from './simulator-context.js';
 
 /** QR frames per pairing session (spec: attempt 1 to 5). */
 export const QR_MAX_ATTEMPTS = 5;

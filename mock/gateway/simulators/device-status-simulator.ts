@@ -1,9 +1,9 @@
 import type { DeviceStatus } from '../../../src/schemas/messaging.js';
-import type { Device } from '../../messaging/DeviceRegistry.js';
-import { checkStatus } from '../../messaging/DeviceRegistry.js';
-import type { PublishResult } from '../GatewayEngine.js';
-import { intField, objectInput, stringField } from './SimulationInput.js';
-import { publishEvent, type SimulatorContext } from './SimulatorContext.js';
+import type { Device } from '../../messaging/device-registry.js';
+import { checkStatus } from '../../messaging/device-registry.js';
+import type { PublishResult } from '../gateway-engine.js';
+import { intField, objectInput, stringField } from './simulation-input.js';
+import { publishEvent, type SimulatorContext } from './simulator-context.js';
 
 /** Input of {@link DeviceStatusSimulator.status}. */
 export interface SimulatedStatusChange {

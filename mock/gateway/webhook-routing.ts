@@ -4,7 +4,7 @@ import {
   DEFAULT_TENANT_EVENTS,
   type WebhookEndpoint,
   type WebhookEndpointInput,
-} from './WebhookEndpoint.js';
+} from './webhook-endpoint.js';
 
 /** A routing decision: the endpoint to use and the events it takes, or why nothing is delivered. */
 export type WebhookRoute = { endpoint: WebhookEndpoint } | { endpoint: null; reason: 'no_endpoint' | 'not_selected' };
