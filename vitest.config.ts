@@ -15,5 +15,11 @@ export default defineConfig({
     include: ['test/**/*.test.ts', 'examples/**/*.test.ts'],
     testTimeout: 20_000,
     pool: 'forks',
+    // Type-level tests (*.test-d.ts) run through tsc inside `npm test`, so a broken type assertion fails the run.
+    typecheck: {
+      enabled: true,
+      include: ['test/**/*.test-d.ts', 'test/webhooks/event-catalog.test.ts', 'test/webhooks/handler-routing.test.ts'],
+      tsconfig: './tsconfig.json',
+    },
   },
 });
