@@ -1,18 +1,18 @@
 import { type Clock, systemClock } from '../src/core/clock.js';
 import { withoutTrailingSlashes } from '../src/core/trailing-slashes.js';
 import { stateControlGroup } from './control/state-routes.js';
-import type { Gateway, GatewayOptions } from './gateway/gateway.js';
-import { installGateway } from './gateway/install-gateway.js';
+import { MockRouter } from './http/router.js';
+import type { MockRequest, MockResponse } from './http/types.js';
 import { managementGroup } from './management/group.js';
+import { qrImageGroup } from './management/qr-image-route.js';
+import { DEFAULT_RATE_LIMIT, RateLimiter, type RateLimitOptions } from './management/rate-limit.js';
+import { seedStore } from './management/seed.js';
+import { MockStore, type StoreSnapshot } from './management/store.js';
+import { type ProductionVariants, type ProductionVariantsOption, resolveVariants } from './management/variants.js';
+import type { Gateway, GatewayOptions } from './messaging/gateway.js';
+import { installGateway } from './messaging/install-gateway.js';
 import { openApiGroup } from './openapi.js';
-import { qrImageGroup } from './qr-image-route.js';
-import { cryptoRandom } from './random-text.js';
-import { DEFAULT_RATE_LIMIT, RateLimiter, type RateLimitOptions } from './rate-limit.js';
-import { MockRouter } from './router.js';
-import { seedStore } from './seed.js';
-import { MockStore, type StoreSnapshot } from './store.js';
-import type { MockRequest, MockResponse } from './types.js';
-import { type ProductionVariants, type ProductionVariantsOption, resolveVariants } from './variants.js';
+import { cryptoRandom } from './shared/random-text.js';
 
 /** Options of a mock backend. */
 export interface MockBackendOptions<C extends Clock = Clock> {

@@ -7,10 +7,10 @@ import { type MockServer, startMockServer } from './adapters/node-server.js';
 import { describeCaller, formatRequestLine, type RequestLogEntry } from './adapters/request-log.js';
 import type { MockBackendOptions } from './backend.js';
 import { GatewayInputError } from './gateway/gateway-input-error.js';
-import { ManualClock } from './manual-clock.js';
+import type { RateLimitOptions } from './management/rate-limit.js';
+import { PRODUCTION_VARIANT_NAMES, type ProductionVariantName } from './management/variants.js';
 import { type DeviceInput, DeviceRegistry } from './messaging/device-registry.js';
-import type { RateLimitOptions } from './rate-limit.js';
-import { PRODUCTION_VARIANT_NAMES, type ProductionVariantName } from './variants.js';
+import { ManualClock } from './shared/manual-clock.js';
 
 const HELP = `Usage: linkgate mock [options]
 

@@ -28,13 +28,10 @@ export { type MockServer, type StartMockServerOptions, startMockServer } from '.
 export { describeCaller, formatRequestLine, type RequestLogEntry } from './adapters/request-log.js';
 export type { MockRequestHandler } from './adapters/web.js';
 export type { BackendCore, MockBackendOptions, ResolvedMockBackendOptions } from './backend.js';
-export { MAX_BODY_BYTES } from './body-limit.js';
-export type { ChatKind } from './gateway/chat-kind.js';
 export type { CircuitSnapshot, CircuitState, CircuitTransition } from './gateway/circuit-breaker.js';
 export type { DeadLetter, DeadLetterQueue } from './gateway/dead-letter-queue.js';
 export type { AttemptOutcome, AttemptRecord } from './gateway/delivery-attempt.js';
 export type { FaultInjector, Faults } from './gateway/fault-injector.js';
-export { Gateway, type GatewayOptions } from './gateway/gateway.js';
 export type {
   DroppedEvent,
   GatewayEngine,
@@ -49,26 +46,14 @@ export type {
 export { GatewayInputError } from './gateway/gateway-input-error.js';
 export type { InFlightAttempt } from './gateway/in-flight-attempt.js';
 export type { Unsubscribe } from './gateway/lifecycle-emitter.js';
-export type { MediaStore, StoredMedia } from './gateway/media-store.js';
-export type { DeviceStatusSimulator, SimulatedStatusChange } from './gateway/simulators/device-status-simulator.js';
-export type {
-  InboundMessageSimulator,
-  InboundResult,
-  SimulatedInboundMessage,
-  SimulatedMedia,
-} from './gateway/simulators/inbound-message-simulator.js';
-export type { PairingSession, PairingSimulator } from './gateway/simulators/pairing-simulator.js';
-export type { ReceiptSimulator, SimulatedDispatch, SimulatedReceipt } from './gateway/simulators/receipt-simulator.js';
 export type { WebhookEndpoint, WebhookEndpointInput } from './gateway/webhook-endpoint.js';
 export type { WebhookRoute, WebhookRouting } from './gateway/webhook-routing.js';
-export type { IndexedTable, IndexKeys } from './indexed-table.js';
-export { ManualClock } from './manual-clock.js';
-export type { Device, DeviceInput, DeviceRegistry } from './messaging/device-registry.js';
-export type { IssuedMessagingKey, MessagingKeyInfo, MessagingKeyring } from './messaging/messaging-keyring.js';
-export { type OutboundMessages, SendRejection, type SentMessage } from './messaging/outbound-messages.js';
-export type { RateDecision, RateLimiter, RateLimitOptions } from './rate-limit.js';
-export { type FailureOptions, RequestRejection } from './responses.js';
-export type { GuardResult, MockRouter, Params, Route, RouteCall, RouteGroup } from './router.js';
+export { MAX_BODY_BYTES } from './http/body-limit.js';
+export { type FailureOptions, RequestRejection } from './http/responses.js';
+export type { GuardResult, MockRouter, Params, Route, RouteCall, RouteGroup } from './http/router.js';
+export type { MockRequest, MockResponse } from './http/types.js';
+export type { IndexedTable, IndexKeys } from './management/indexed-table.js';
+export type { RateDecision, RateLimiter, RateLimitOptions } from './management/rate-limit.js';
 export type {
   DomainRow,
   MockStore,
@@ -87,11 +72,26 @@ export type {
   StoreSnapshot,
   TableName,
   UserRow,
-} from './store.js';
-export type { MockRequest, MockResponse } from './types.js';
+} from './management/store.js';
 export {
   PRODUCTION_VARIANT_NAMES,
   type ProductionVariantName,
   type ProductionVariants,
   type ProductionVariantsOption,
-} from './variants.js';
+} from './management/variants.js';
+export type { ChatKind } from './messaging/chat-kind.js';
+export type { Device, DeviceInput, DeviceRegistry } from './messaging/device-registry.js';
+export { Gateway, type GatewayOptions } from './messaging/gateway.js';
+export type { MediaStore, StoredMedia } from './messaging/media-store.js';
+export type { IssuedMessagingKey, MessagingKeyInfo, MessagingKeyring } from './messaging/messaging-keyring.js';
+export { type OutboundMessages, SendRejection, type SentMessage } from './messaging/outbound-messages.js';
+export { ManualClock } from './shared/manual-clock.js';
+export type { DeviceStatusSimulator, SimulatedStatusChange } from './simulators/device-status-simulator.js';
+export type {
+  InboundMessageSimulator,
+  InboundResult,
+  SimulatedInboundMessage,
+  SimulatedMedia,
+} from './simulators/inbound-message-simulator.js';
+export type { PairingSession, PairingSimulator } from './simulators/pairing-simulator.js';
+export type { ReceiptSimulator, SimulatedDispatch, SimulatedReceipt } from './simulators/receipt-simulator.js';

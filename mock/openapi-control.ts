@@ -1,7 +1,7 @@
 // The OpenAPI description of the mock's own endpoints: the `/__mock/` control API (so a Python or Go suite can generate
 // its client), the QR images, stored media and the document itself. Runtime-neutral, like mock/openapi.ts.
 import { ACK_STATUS_CODES, DEVICE_STATUSES, EVENT_NAMES } from '../src/schemas/events.js';
-import { CHAT_KINDS } from './gateway/chat-kind.js';
+import { CHAT_KINDS } from './messaging/chat-kind.js';
 
 /** A JSON value of the document. */
 type Json = { [key: string]: unknown };

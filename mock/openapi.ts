@@ -7,8 +7,8 @@ import { DEFAULT_HEADER_PREFIX, WEBHOOK_USER_AGENT } from '../src/webhooks/deliv
 import type { BackendCore } from './backend.js';
 import { CONTROL_SCHEMAS, CONTROL_SECURITY, mockOwnPaths } from './openapi-control.js';
 import { webhookOperationId, withOperationIds } from './openapi-operation-ids.js';
-import type { RouteGroup } from './router.js';
-import type { MockResponse } from './types.js';
+import type { RouteGroup } from './http/router.js';
+import type { MockResponse } from './http/types.js';
 
 /** A JSON value of the document (schemas, operations, ...). */
 type Json = { [key: string]: unknown };

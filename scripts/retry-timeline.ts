@@ -7,7 +7,7 @@ import type { CircuitTransition } from '../mock/gateway/circuit-breaker.js';
 import type { AttemptRecord } from '../mock/gateway/delivery-attempt.js';
 import { GatewayEngine } from '../mock/gateway/gateway-engine.js';
 import { WebhookRouting } from '../mock/gateway/webhook-routing.js';
-import { ManualClock } from '../mock/manual-clock.js';
+import { ManualClock } from '../mock/shared/manual-clock.js';
 
 const RECEIVER = 'https://receiver.example/webhooks';
 const TENANT = 'tenant_demo';

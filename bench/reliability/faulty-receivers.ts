@@ -7,8 +7,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { startMockServer } from '../../mock/adapters/node-server.js';
 import type { CircuitTransition } from '../../mock/gateway/circuit-breaker.js';
-import { Gateway } from '../../mock/gateway/gateway.js';
-import { ManualClock } from '../../mock/manual-clock.js';
+import { Gateway } from '../../mock/messaging/gateway.js';
+import { ManualClock } from '../../mock/shared/manual-clock.js';
 import { startNodeListener } from '../../test/mock/gateway/support/receiver.js';
 import { seeded } from '../../test/mock/support/seeded.js';
 import { DEFAULT_SEED, Examples, type PartOptions, type PartReport, zeroCheck } from './report.js';

@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { startMockServer } from '../../mock/adapters/node-server.js';
 import type { BackendCore } from '../../mock/backend.js';
-import { ManualClock } from '../../mock/manual-clock.js';
+import { ManualClock } from '../../mock/shared/manual-clock.js';
 import { seeded } from '../../test/mock/support/seeded.js';
 import { type BodyVariant, type Operation, operationsOf, validValue } from './api-operations.js';
 import {

@@ -1,7 +1,7 @@
 import type { HttpHandler } from 'msw';
 import { withoutTrailingSlashes } from '../../src/core/trailing-slashes.js';
 import { CONTROL_PREFIX } from '../control/control-routes.js';
-import type { MockRouter } from '../router.js';
+import type { MockRouter } from '../http/router.js';
 import { mswModule } from './msw-module.js';
 import { answerWebRequest, type MockRequestHandler } from './web.js';
 

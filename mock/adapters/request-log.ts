@@ -1,7 +1,8 @@
 // What the standalone server says about each request: who asked (never their key), what, the answer and the time.
-import { bearerKey, secretsEqual, userByKey } from '../auth.js';
+
 import type { BackendCore } from '../backend.js';
 import { CONTROL_PREFIX } from '../control/control-routes.js';
+import { bearerKey, secretsEqual, userByKey } from '../management/auth.js';
 
 /** One answered request, as {@link StartMockServerOptions.onResponse} reports it. */
 export interface RequestLogEntry {

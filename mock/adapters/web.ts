@@ -1,6 +1,6 @@
-import { unreadableCharset, unreadableCharsetResponse } from '../body-charset.js';
-import { bodyTooLargeResponse, declaresTooLarge, MAX_BODY_BYTES } from '../body-limit.js';
-import type { MockRequest, MockResponse } from '../types.js';
+import { unreadableCharset, unreadableCharsetResponse } from '../http/body-charset.js';
+import { bodyTooLargeResponse, declaresTooLarge, MAX_BODY_BYTES } from '../http/body-limit.js';
+import type { MockRequest, MockResponse } from '../http/types.js';
 
 /** What {@link toMockRequest} gives back: the light request, or the answer to send instead (a body over 1 MB). */
 export type MockRequestOrRefusal = { request: MockRequest } | { refusal: MockResponse };

@@ -1,7 +1,7 @@
 import { GatewayInputError } from '../gateway/gateway-input-error.js';
-import { json } from '../responses.js';
-import type { Route, RouteCall } from '../router.js';
-import type { MockRequest, MockResponse } from '../types.js';
+import { json } from '../http/responses.js';
+import type { Route, RouteCall } from '../http/router.js';
+import type { MockRequest, MockResponse } from '../http/types.js';
 
 /** A control endpoint: gets the parsed JSON body (`{}` when none) and returns what to answer with as JSON. */
 export type ControlHandler = (body: Record<string, unknown>, call: RouteCall<unknown>) => unknown;

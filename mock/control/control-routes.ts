@@ -1,16 +1,16 @@
 import type { Clock } from '../../src/core/clock.js';
 import { EVENT_NAMES } from '../../src/schemas/events.js';
-import { secretsEqual } from '../auth.js';
-import { CHAT_KINDS } from '../gateway/chat-kind.js';
 import type { Faults } from '../gateway/fault-injector.js';
-import type { Gateway } from '../gateway/gateway.js';
 import { GatewayInputError } from '../gateway/gateway-input-error.js';
-import { MEDIA_ROUTE_PREFIX } from '../gateway/media-store.js';
-import { intField, stringField } from '../gateway/simulators/simulation-input.js';
-import type { ManualClock } from '../manual-clock.js';
+import { json } from '../http/responses.js';
+import type { Route, RouteGroup } from '../http/router.js';
+import { secretsEqual } from '../management/auth.js';
+import { CHAT_KINDS } from '../messaging/chat-kind.js';
+import type { Gateway } from '../messaging/gateway.js';
+import { MEDIA_ROUTE_PREFIX } from '../messaging/media-store.js';
 import { checkTenant } from '../messaging/messaging-keyring.js';
-import { json } from '../responses.js';
-import type { Route, RouteGroup } from '../router.js';
+import type { ManualClock } from '../shared/manual-clock.js';
+import { intField, stringField } from '../simulators/simulation-input.js';
 import { controlRoute, queryFlag } from './control-answer.js';
 import { drainAnswer, webhookList } from './gateway-answers.js';
 

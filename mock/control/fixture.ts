@@ -4,12 +4,12 @@
 import { USERNAME_PATTERN } from '../../src/schemas/primitives.js';
 import type { BackendCore } from '../backend.js';
 import { GatewayInputError } from '../gateway/gateway-input-error.js';
+import { RequestRejection } from '../http/responses.js';
+import type { Route } from '../http/router.js';
+import type { MockResponse } from '../http/types.js';
 import type { ManagementContext } from '../management/group.js';
 import { isValidEmail, isValidPassword } from '../management/rules.js';
 import { type Device, type DeviceInput, DeviceRegistry } from '../messaging/device-registry.js';
-import { RequestRejection } from '../responses.js';
-import type { Route } from '../router.js';
-import type { MockResponse } from '../types.js';
 
 /** The tables a fixture may fill, in the order they are loaded. */
 export const FIXTURE_TABLES = ['users', 'domains', 'pixels', 'qrs', 'devices'] as const;

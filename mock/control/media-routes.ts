@@ -1,7 +1,7 @@
-import type { Gateway } from '../gateway/gateway.js';
-import { MEDIA_ROUTE_PREFIX } from '../gateway/media-store.js';
-import { json } from '../responses.js';
-import type { RouteGroup } from '../router.js';
+import { json } from '../http/responses.js';
+import type { RouteGroup } from '../http/router.js';
+import type { Gateway } from '../messaging/gateway.js';
+import { MEDIA_ROUTE_PREFIX } from '../messaging/media-store.js';
 
 /**
  * Serves stored inbound media at `/__mock/media/tmp/<id>/<file>` without a token (receivers download it like

@@ -1,5 +1,5 @@
 import type { BackendCore } from '../backend.js';
-import type { RouteGroup } from '../router.js';
+import type { RouteGroup } from '../http/router.js';
 import { controlRoute } from './control-answer.js';
 import { controlGroup } from './control-routes.js';
 import { loadFixture } from './fixture.js';

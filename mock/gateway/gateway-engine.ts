@@ -1,7 +1,7 @@
 import { type Clock, systemClock, type Timer } from '../../src/core/clock.js';
 import type { EventName } from '../../src/schemas/events.js';
 import { deliveryHeaders } from '../../src/webhooks/delivery-headers.js';
-import { cryptoRandom, randomHex } from '../random-text.js';
+import { cryptoRandom, randomHex } from '../shared/random-text.js';
 import {
   type Admission,
   CircuitBreaker,

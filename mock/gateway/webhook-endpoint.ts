@@ -1,5 +1,5 @@
 import { DEVICE_SECRET_PATTERN, EVENT_NAMES, type EventName, TENANT_SECRET_PATTERN } from '../../src/schemas/events.js';
-import { randomHex } from '../random-text.js';
+import { randomHex } from '../shared/random-text.js';
 import { GatewayInputError } from './gateway-input-error.js';
 
 /** The events a tenant endpoint receives when none are selected (the catalog's "on" events). */

@@ -1,5 +1,5 @@
 import { AccountUpdate } from '../../src/schemas/account.js';
-import { RequestRejection, success } from '../responses.js';
+import { RequestRejection, success } from '../http/responses.js';
 import type { ManagementRoute } from './group.js';
 import { toAccount } from './records.js';
 import { parseWith, readJsonBody } from './request-validation.js';

@@ -1,5 +1,5 @@
 import { DomainCreate, DomainUpdate } from '../../src/schemas/domain.js';
-import { RequestRejection, success } from '../responses.js';
+import { RequestRejection, success } from '../http/responses.js';
 import { createdId } from './created-id.js';
 import type { ManagementRoute } from './group.js';
 import { ownedDeleteRoute, ownedListRoute } from './owned-routes.js';

@@ -1,16 +1,16 @@
-import { bearerKey, INVALID_KEY_MESSAGE, NO_PERMISSION_MESSAGE, userByKey } from '../auth.js';
 import type { BackendCore } from '../backend.js';
-import { rateLimitHeaders, tooManyRequestsBody } from '../rate-limit.js';
-import { failure, json } from '../responses.js';
-import type { Route, RouteGroup } from '../router.js';
-import type { UserRow } from '../store.js';
+import { failure, json } from '../http/responses.js';
+import type { Route, RouteGroup } from '../http/router.js';
 import { accountRoutes } from './account.js';
+import { bearerKey, INVALID_KEY_MESSAGE, NO_PERMISSION_MESSAGE, userByKey } from './auth.js';
 import { domainRoutes } from './domains.js';
 import { overlayRoutes } from './overlays.js';
 import { pixelRoutes } from './pixels.js';
 import { planRoutes } from './plans.js';
 import { qrRoutes } from './qr.js';
+import { rateLimitHeaders, tooManyRequestsBody } from './rate-limit.js';
 import { splashRoutes } from './splash.js';
+import type { UserRow } from './store.js';
 import { userRoutes } from './users.js';
 
 /** What a management route knows once the guard has let the request in. */

@@ -1,11 +1,11 @@
 import type { BackendCore } from '../backend.js';
-import { pagedResponse, readPageRequest } from '../paging.js';
-import { success } from '../responses.js';
-import type { DomainRow, OverlayRow, PixelRow, QrRow, SplashRow } from '../store.js';
-import type { MockRequest } from '../types.js';
+import { success } from '../http/responses.js';
+import type { MockRequest } from '../http/types.js';
 import type { ManagementRoute } from './group.js';
+import { pagedResponse, readPageRequest } from './paging.js';
 import { ownedBy, ownRow } from './records.js';
 import { readId } from './request-validation.js';
+import type { DomainRow, OverlayRow, PixelRow, QrRow, SplashRow } from './store.js';
 
 /** The store tables whose rows belong to one user, and their rows. */
 interface OwnedRows {

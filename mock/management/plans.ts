@@ -1,5 +1,5 @@
 import { PlanSubscription, SUBSCRIPTION_TYPES } from '../../src/schemas/plan.js';
-import { RequestRejection, success } from '../responses.js';
+import { RequestRejection, success } from '../http/responses.js';
 import { addMonths, formatDate, parseDate } from './calendar.js';
 import type { ManagementRoute } from './group.js';
 import { toPlan } from './records.js';

@@ -1,6 +1,6 @@
-import { IndexedTable } from '../indexed-table.js';
-import { RequestRejection } from '../responses.js';
-import type { DomainRow, OverlayRow, PixelRow, PlanRow, QrRow, SplashRow, UserRow } from '../store.js';
+import { RequestRejection } from '../http/responses.js';
+import { IndexedTable } from './indexed-table.js';
+import type { DomainRow, OverlayRow, PixelRow, PlanRow, QrRow, SplashRow, UserRow } from './store.js';
 
 /**
  * The rows a user owns in `table`, newest first (production lists by date, newest first): read from the table's

@@ -1,8 +1,8 @@
 import type * as z from 'zod/mini';
 import { expandUnion, valueAt } from '../../src/core/validation.js';
-import { BODY_TOO_LARGE_MESSAGE, MAX_BODY_BYTES } from '../body-limit.js';
-import { RequestRejection } from '../responses.js';
-import type { MockRequest } from '../types.js';
+import { BODY_TOO_LARGE_MESSAGE, MAX_BODY_BYTES } from '../http/body-limit.js';
+import { RequestRejection } from '../http/responses.js';
+import type { MockRequest } from '../http/types.js';
 
 /** A zod issue as `{ field, rule }`: `field` is the dotted path (`data.ssid`), `rule` what it must be. */
 export interface IssueText {

@@ -1,12 +1,12 @@
 import { USERNAME_PATTERN } from '../../src/schemas/primitives.js';
 import { UserCreate, UserListQuery } from '../../src/schemas/user.js';
-import { RequestRejection, success } from '../responses.js';
-import type { UserRow } from '../store.js';
+import { RequestRejection, success } from '../http/responses.js';
 import { parseDate } from './calendar.js';
 import type { ManagementRoute } from './group.js';
 import { toUser } from './records.js';
 import { parseWith, readId, readJsonBody, rejectField } from './request-validation.js';
 import { isValidEmail, isValidPassword } from './rules.js';
+import type { UserRow } from './store.js';
 
 const NOT_FOUND = 'User does not exist.';
 const REQUIRED = new Set(['username', 'email', 'password']);

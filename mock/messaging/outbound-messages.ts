@@ -1,7 +1,7 @@
 import type { Timer } from '../../src/core/clock.js';
 import { SendMessage } from '../../src/schemas/messaging.js';
-import type { ReceiptSimulator, ReceiptStatus } from '../gateway/simulators/receipt-simulator.js';
-import { messageId, type SimulatorContext } from '../gateway/simulators/simulator-context.js';
+import type { ReceiptSimulator, ReceiptStatus } from '../simulators/receipt-simulator.js';
+import { messageId, type SimulatorContext } from '../simulators/simulator-context.js';
 import type { Device } from './device-registry.js';
 
 /** When each event of a sent message happens, in ms after the send (sent, delivered, read, played). */

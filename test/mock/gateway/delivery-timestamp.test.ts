@@ -1,7 +1,7 @@
 import { createWebhookHandler, toNodeHandler } from 'linkgate/webhooks';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Gateway } from '../../../mock/gateway/gateway.js';
-import { ManualClock } from '../../../mock/manual-clock.js';
+import { Gateway } from '../../../mock/messaging/gateway.js';
+import { ManualClock } from '../../../mock/shared/manual-clock.js';
 import { seeded } from '../support/seeded.js';
 import { manualGateway } from './support/gateway.js';
 import { startNodeListener, startReceiver } from './support/receiver.js';

@@ -1,5 +1,5 @@
 import { ManualClock, type MockBackend, type MockBackendOptions } from 'linkgate/mock';
-import type { UserRow } from '../../../mock/store.js';
+import type { UserRow } from '../../../mock/management/store.js';
 
 /** The demo user with this username (demo seed: admin, alice, bob_smith). */
 export function demoUser(backend: MockBackend, username: string): UserRow {

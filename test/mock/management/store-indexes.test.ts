@@ -1,6 +1,6 @@
 import { createMockBackend, type MockBackend } from 'linkgate/mock';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { IndexedTable } from '../../../mock/indexed-table.js';
+import { IndexedTable } from '../../../mock/management/indexed-table.js';
 import { addUserWithKey } from './helpers.js';
 
 // Creates must cost the same with 20,000 rows stored as with 20: the rules look rows up in the store's indexes

@@ -1,7 +1,7 @@
 // Builds a gateway on a ManualClock for tests, with a seeded random so ids and secrets are reproducible.
 
-import { Gateway, type GatewayOptions } from '../../../../mock/gateway/gateway.js';
-import { ManualClock } from '../../../../mock/manual-clock.js';
+import { Gateway, type GatewayOptions } from '../../../../mock/messaging/gateway.js';
+import { ManualClock } from '../../../../mock/shared/manual-clock.js';
 import { seeded } from '../../support/seeded.js';
 
 /** A gateway on a fresh ManualClock. */

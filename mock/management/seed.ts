@@ -1,4 +1,4 @@
-import { addMonths, formatDate } from './management/calendar.js';
+import { addMonths, formatDate } from './calendar.js';
 import type { MockStore, PlanLimitsRow } from './store.js';
 
 /** What seeding needs from the backend options. */

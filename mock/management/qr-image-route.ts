@@ -1,10 +1,10 @@
-import type { BackendCore } from './backend.js';
-import { encodeQrContent } from './management/qr-content.js';
-import { renderQrPng } from './qr-png.js';
-import { failure } from './responses.js';
-import type { RouteGroup } from './router.js';
+import type { BackendCore } from '../backend.js';
+import { failure } from '../http/responses.js';
+import type { RouteGroup } from '../http/router.js';
+import type { MockRequest, MockResponse } from '../http/types.js';
+import { renderQrPng } from '../shared/qr-png.js';
+import { encodeQrContent } from './qr-content.js';
 import type { QrRow } from './store.js';
-import type { MockRequest, MockResponse } from './types.js';
 
 /** Where the mock serves QR images: `GET /api/qr/image/<token>.png`, no API key needed (like a public image URL). */
 export const QR_IMAGE_ROUTE = '/api/qr/image/:file';

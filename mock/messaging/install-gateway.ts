@@ -1,9 +1,9 @@
 import type { Clock } from '../../src/core/clock.js';
 import { controlGroup } from '../control/control-routes.js';
 import { mediaGroup } from '../control/media-routes.js';
-import { messagingGroup } from '../messaging/messaging-routes.js';
-import type { MockRouter } from '../router.js';
+import type { MockRouter } from '../http/router.js';
 import { Gateway, type GatewayOptions } from './gateway.js';
+import { messagingGroup } from './messaging-routes.js';
 
 /** What the gateway needs from the backend core. */
 export interface GatewayHost<C extends Clock = Clock> {

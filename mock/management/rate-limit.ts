@@ -1,4 +1,4 @@
-import type { Clock } from '../src/core/clock.js';
+import type { Clock } from '../../src/core/clock.js';
 
 /** How many requests a key may make per window. */
 export interface RateLimitOptions {

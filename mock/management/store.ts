@@ -1,9 +1,9 @@
-import type { Clock } from '../src/core/clock.js';
-import type { QrData, QrType } from '../src/schemas/qr.js';
+import type { Clock } from '../../src/core/clock.js';
+import type { QrData, QrType } from '../../src/schemas/qr.js';
+import { randomHex } from '../shared/random-text.js';
+import { formatDate } from './calendar.js';
 import { IndexedTable } from './indexed-table.js';
-import { formatDate } from './management/calendar.js';
-import { hostKey } from './management/rules.js';
-import { randomHex } from './random-text.js';
+import { hostKey } from './rules.js';
 
 /** A user as the mock stores it. `apikey` and `password` are secrets: they never appear in error messages. */
 export interface UserRow {

@@ -1,5 +1,5 @@
-import { json } from './responses.js';
-import type { MockResponse } from './types.js';
+import { json } from '../http/responses.js';
+import type { MockResponse } from '../http/types.js';
 
 /** Records per page when `limit` is absent, zero or not a number (observed). */
 export const DEFAULT_PAGE_LIMIT = 15;
