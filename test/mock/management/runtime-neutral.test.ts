@@ -31,5 +31,5 @@ it('loads qrcode anywhere in the backend (QR image route and pairing frames) onl
   const qrcodeImports = Object.entries(inputs).flatMap(([path, input]) =>
     input.imports.filter((i) => i.path.startsWith('qrcode')).map((i) => [path, i.path, i.kind]),
   );
-  expect(qrcodeImports).toEqual([['mock/qr-png.ts', 'qrcode/lib/core/qrcode.js', 'dynamic-import']]);
+  expect(qrcodeImports).toEqual([['mock/shared/qr-png.ts', 'qrcode/lib/core/qrcode.js', 'dynamic-import']]);
 });
