@@ -50,10 +50,24 @@ export function hostileLengths(size: SuiteSize): { huge: number; crafted: number
   return size === 'ci' ? { huge: 64 * 1024, crafted: 16 * 1024 } : { huge: 256 * 1024, crafted: 32 * 1024 };
 }
 
+// One instance per distinct long string: a pool of thousands of 256 KB copies would make the fuzz process's own
+// garbage collection, not the mock, the slowest part of a request.
+const longStrings = new Map<string, string>();
+function shared(key: string, make: () => string): string {
+  let value = longStrings.get(key);
+  if (value === undefined) {
+    value = make();
+    longStrings.set(key, value);
+  }
+  return value;
+}
+
 /** A string of `unit` repeated to about `length` characters, ending in `breaker` (and sometimes opening with it). */
 export function craftedString(unit: string, breaker: string, length: number, lead: boolean): string {
-  const body = unit.repeat(Math.max(1, Math.floor(length / unit.length)));
-  return `${lead ? breaker : ''}${body}${breaker}`;
+  return shared(`${unit}|${breaker}|${length}|${lead}`, () => {
+    const body = unit.repeat(Math.max(1, Math.floor(length / unit.length)));
+    return `${lead ? breaker : ''}${body}${breaker}`;
+  });
 }
 
 /** True when a value is one of the crafted regex-hostile or huge strings (its request is held to the time bound). */
@@ -86,7 +100,7 @@ export function hostileValue(size: SuiteSize): fc.Arbitrary<unknown> {
       'javascript:alert(1)',
     ),
     // Huge and crafted strings.
-    fc.constantFrom('a', 'é', '🙂', '0', ' ').map((c) => c.repeat(huge / c.length)),
+    fc.constantFrom('a', 'é', '🙂', '0', ' ').map((c) => shared(`${c}|${huge}`, () => c.repeat(huge / c.length))),
     fc
       .tuple(fc.constantFrom(...REGEX_UNITS), fc.constantFrom(...REGEX_BREAKERS), fc.boolean())
       .map(([unit, breaker, lead]) => craftedString(unit, breaker, crafted, lead)),
