@@ -9,7 +9,7 @@ import { DEFAULT_RATE_LIMIT, RateLimiter, type RateLimitOptions } from './manage
 import { seedStore } from './management/seed.js';
 import { MockStore, type StoreSnapshot } from './management/store.js';
 import { type ProductionVariants, type ProductionVariantsOption, resolveVariants } from './management/variants.js';
-import type { Gateway, GatewayOptions } from './messaging/gateway.js';
+import { Gateway, type GatewayOptions } from './messaging/gateway.js';
 import { installGateway } from './messaging/install-gateway.js';
 import { openApiGroup } from './openapi.js';
 import { cryptoRandom } from './shared/random-text.js';
@@ -108,6 +108,7 @@ export function createBackendCore<C extends Clock = Clock>(options: MockBackendO
   const rateLimiter = resolved.rateLimit ? new RateLimiter(resolved.clock, resolved.rateLimit) : undefined;
   const router = new MockRouter();
   const basePath = pathOf(resolved.baseUrl);
+  const gateway = new Gateway(resolved.clock as C, () => resolved.random(), options.gateway);
 
   const core: BackendCore<C> = {
     store,
@@ -117,21 +118,21 @@ export function createBackendCore<C extends Clock = Clock>(options: MockBackendO
     rateLimiter,
     router,
     options: resolved,
-    gateway: undefined as unknown as Gateway<C>,
+    gateway,
     random: resolved.random,
     handle: (req) => router.dispatch(req),
     linkBase: (req) => `${req.origin}${basePath}`,
     reset() {
       store.restore(snapshot);
       rateLimiter?.clear();
-      core.gateway.reset();
+      gateway.reset();
     },
   };
 
   router.add(managementGroup(core));
   router.add(qrImageGroup(core));
   router.add(openApiGroup(core));
-  (core as { gateway: Gateway<C> }).gateway = installGateway(core, options.gateway);
+  installGateway(router, gateway);
   router.add(stateControlGroup(core));
   return core;
 }

@@ -4,11 +4,11 @@ import * as z from 'zod/mini';
 import * as E from '../src/schemas/events.js';
 import * as S from '../src/schemas/index.js';
 import { DEFAULT_HEADER_PREFIX, WEBHOOK_USER_AGENT } from '../src/webhooks/delivery-headers.js';
-import type { BackendCore } from './backend.js';
-import { CONTROL_SCHEMAS, CONTROL_SECURITY, mockOwnPaths } from './openapi-control.js';
-import { webhookOperationId, withOperationIds } from './openapi-operation-ids.js';
 import type { RouteGroup } from './http/router.js';
 import type { MockResponse } from './http/types.js';
+import type { ManagementHost } from './management/route-context.js';
+import { CONTROL_SCHEMAS, CONTROL_SECURITY, mockOwnPaths } from './openapi-control.js';
+import { webhookOperationId, withOperationIds } from './openapi-operation-ids.js';
 
 /** A JSON value of the document (schemas, operations, ...). */
 type Json = { [key: string]: unknown };
@@ -441,7 +441,7 @@ export function openApiResponse(origin: string): MockResponse {
  * The route group serving the document at `GET /openapi.json`, with `servers` set to the address it was asked at.
  * One line in the backend registers it: `router.add(openApiGroup(core))`.
  */
-export function openApiGroup(core: Pick<BackendCore, 'linkBase'>): RouteGroup<undefined> {
+export function openApiGroup(core: Pick<ManagementHost, 'linkBase'>): RouteGroup<undefined> {
   return {
     name: 'openapi',
     routes: [{ method: 'GET', path: OPENAPI_PATH, handle: ({ req }) => openApiResponse(core.linkBase(req)) }],

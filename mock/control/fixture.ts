@@ -2,14 +2,14 @@
 // QR codes go through the management API's own routes (as their owner, past the rate limit), so a fixture obeys
 // exactly the rules a client would meet; users are added with the API's own rules plus a chosen key.
 import { USERNAME_PATTERN } from '../../src/schemas/primitives.js';
-import type { BackendCore } from '../backend.js';
 import { GatewayInputError } from '../gateway/gateway-input-error.js';
 import { RequestRejection } from '../http/responses.js';
 import type { Route } from '../http/router.js';
 import type { MockResponse } from '../http/types.js';
-import type { ManagementContext } from '../management/group.js';
+import type { ManagementContext } from '../management/route-context.js';
 import { isValidEmail, isValidPassword } from '../management/rules.js';
 import { type Device, type DeviceInput, DeviceRegistry } from '../messaging/device-registry.js';
+import type { StateHost } from './state-host.js';
 
 /** The tables a fixture may fill, in the order they are loaded. */
 export const FIXTURE_TABLES = ['users', 'domains', 'pixels', 'qrs', 'devices'] as const;
@@ -35,7 +35,7 @@ export interface FixtureResult {
  *   domains: [{ owner: 'carol', domain: 'https://go.carol.example' }] });
  */
 export async function loadFixture(
-  core: BackendCore,
+  core: StateHost,
   fixture: Record<string, unknown>,
   origin = core.gateway.publicOrigin,
 ): Promise<FixtureResult> {
@@ -79,7 +79,7 @@ export async function loadFixture(
   }
 }
 
-function addUser(core: BackendCore, input: Record<string, unknown>, at: string): FixtureResult['users'][number] {
+function addUser(core: StateHost, input: Record<string, unknown>, at: string): FixtureResult['users'][number] {
   const { store } = core;
   const text = (name: string, required: boolean): string | undefined => {
     const value = input[name];
@@ -119,7 +119,7 @@ function addUser(core: BackendCore, input: Record<string, unknown>, at: string):
 
 /** Creates a domain, pixel or QR code through the management route, as its `owner`. */
 async function createOwned(
-  core: BackendCore,
+  core: StateHost,
   table: keyof typeof CREATE_ROUTES,
   item: Record<string, unknown>,
   at: string,
@@ -152,7 +152,7 @@ async function createOwned(
 }
 
 async function runRoute(
-  core: BackendCore,
+  core: StateHost,
   path: string,
   body: unknown,
   context: ManagementContext,
@@ -180,7 +180,7 @@ async function runRoute(
 }
 
 /** Checks the devices against the registry's own rules on a scratch copy, so adding them later cannot fail. */
-function checkDevices(core: BackendCore, items: Record<string, unknown>[]): DeviceInput[] {
+function checkDevices(core: StateHost, items: Record<string, unknown>[]): DeviceInput[] {
   const seen = new Set(core.gateway.devices.list().map((d) => d.id));
   return items.map((item, i) => {
     const id = item.id;

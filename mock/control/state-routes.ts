@@ -1,15 +1,15 @@
-import type { BackendCore } from '../backend.js';
 import type { RouteGroup } from '../http/router.js';
 import { controlRoute } from './control-answer.js';
 import { controlGroup } from './control-routes.js';
 import { loadFixture } from './fixture.js';
+import type { StateHost } from './state-host.js';
 
 /**
  * The control API's endpoints for stored state, so a suite in any language can set up without the rate-limited API:
  * `POST /__mock/reset` (back to the start seed) and `POST /__mock/fixture` (load users, domains, pixels, QR codes and
  * devices at once, all or nothing). Same token as the rest of `/__mock/`.
  */
-export function stateControlGroup(core: BackendCore): RouteGroup<unknown> {
+export function stateControlGroup(core: StateHost): RouteGroup<unknown> {
   return {
     name: 'control-state',
     // The same guard as the gateway's control endpoints: one token for all of /__mock/.
@@ -25,7 +25,7 @@ export function stateControlGroup(core: BackendCore): RouteGroup<unknown> {
 }
 
 /** Every user with the key to use, so a suite can pick up keys after a reset. */
-function users(core: BackendCore) {
+function users(core: StateHost) {
   return [...core.store.users.values()].map((u) => ({
     id: u.id,
     username: u.username,

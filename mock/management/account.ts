@@ -1,8 +1,8 @@
 import { AccountUpdate } from '../../src/schemas/account.js';
 import { RequestRejection, success } from '../http/responses.js';
-import type { ManagementRoute } from './group.js';
 import { toAccount } from './records.js';
 import { parseWith, readJsonBody } from './request-validation.js';
+import type { ManagementRoute } from './route-context.js';
 import { isValidEmail, isValidPassword } from './rules.js';
 
 /** `GET /api/account` and `PUT /api/account/update`. */

@@ -1,10 +1,10 @@
 import { DomainCreate, DomainUpdate } from '../../src/schemas/domain.js';
 import { RequestRejection, success } from '../http/responses.js';
 import { createdId } from './created-id.js';
-import type { ManagementRoute } from './group.js';
 import { ownedDeleteRoute, ownedListRoute } from './owned-routes.js';
 import { ownRow, toDomain } from './records.js';
 import { parseWith, readId, readJsonBody } from './request-validation.js';
+import type { ManagementRoute } from './route-context.js';
 import { isHttpUrl } from './rules.js';
 
 const NOT_FOUND = 'Domain not found. Please try again.';

@@ -1,6 +1,5 @@
-import type { BackendCore } from '../backend.js';
 import { failure, json } from '../http/responses.js';
-import type { Route, RouteGroup } from '../http/router.js';
+import type { RouteGroup } from '../http/router.js';
 import { accountRoutes } from './account.js';
 import { bearerKey, INVALID_KEY_MESSAGE, NO_PERMISSION_MESSAGE, userByKey } from './auth.js';
 import { domainRoutes } from './domains.js';
@@ -9,23 +8,9 @@ import { pixelRoutes } from './pixels.js';
 import { planRoutes } from './plans.js';
 import { qrRoutes } from './qr.js';
 import { rateLimitHeaders, tooManyRequestsBody } from './rate-limit.js';
+import type { ManagementContext, ManagementHost, ManagementRoute } from './route-context.js';
 import { splashRoutes } from './splash.js';
-import type { UserRow } from './store.js';
 import { userRoutes } from './users.js';
-
-/** What a management route knows once the guard has let the request in. */
-export interface ManagementContext {
-  /** The backend (store, clock, options). */
-  core: BackendCore;
-  /** The caller, found by API key. */
-  user: UserRow;
-}
-
-/** A management endpoint; `admin` ones refuse normal users with production's 403. */
-export interface ManagementRoute extends Route<ManagementContext> {
-  /** Only admins may call it. @default false */
-  admin?: boolean;
-}
 
 /** Whether a path is a management path: `/api/...` except the messaging API's `/api/v1/...`. */
 export function isManagementPath(path: string): boolean {
@@ -36,7 +21,7 @@ export function isManagementPath(path: string): boolean {
  * The management API: Bearer API-key auth (HTTP 403 otherwise), then the per-key fixed-window rate limit whose
  * headers go on every answer to an authenticated caller, then admin checks for plans and users.
  */
-export function managementGroup(core: BackendCore): RouteGroup<ManagementContext> {
+export function managementGroup(core: ManagementHost): RouteGroup<ManagementContext> {
   const routes: ManagementRoute[] = [
     ...accountRoutes,
     ...domainRoutes,

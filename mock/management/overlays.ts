@@ -1,6 +1,6 @@
-import type { ManagementRoute } from './group.js';
 import { ownedListRoute } from './owned-routes.js';
 import { toOverlay } from './records.js';
+import type { ManagementRoute } from './route-context.js';
 
 /**
  * `GET /api/overlay`: the caller's call-to-action overlays, paged under the spec's collection name `cta`, or under

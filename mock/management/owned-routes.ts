@@ -1,10 +1,9 @@
-import type { BackendCore } from '../backend.js';
 import { success } from '../http/responses.js';
 import type { MockRequest } from '../http/types.js';
-import type { ManagementRoute } from './group.js';
 import { pagedResponse, readPageRequest } from './paging.js';
 import { ownedBy, ownRow } from './records.js';
 import { readId } from './request-validation.js';
+import type { ManagementHost, ManagementRoute } from './route-context.js';
 import type { DomainRow, OverlayRow, PixelRow, QrRow, SplashRow } from './store.js';
 
 /** The store tables whose rows belong to one user, and their rows. */
@@ -24,11 +23,11 @@ export interface OwnedListSpec<K extends OwnedTable> {
   /** The endpoint, e.g. `/api/domains`. */
   path: string;
   /** The key the page's items go under in `data` (the spec's name), or a function choosing it per backend (variants). */
-  collection: string | ((core: BackendCore) => string);
+  collection: string | ((core: ManagementHost) => string);
   /** The table listed. */
   table: K;
   /** The record one row is answered as. */
-  record(row: OwnedRows[K], core: BackendCore, req: MockRequest): unknown;
+  record(row: OwnedRows[K], core: ManagementHost, req: MockRequest): unknown;
 }
 
 /** `GET <path>`: the caller's rows of one table, newest first, paged under the spec's collection name. */

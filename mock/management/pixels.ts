@@ -1,10 +1,10 @@
 import { PixelCreate, type PixelType, PixelUpdate } from '../../src/schemas/pixel.js';
 import { RequestRejection, success } from '../http/responses.js';
 import { createdId } from './created-id.js';
-import type { ManagementRoute } from './group.js';
 import { ownedDeleteRoute, ownedListRoute } from './owned-routes.js';
 import { ownRow, toPixel } from './records.js';
 import { parseWith, readId, readJsonBody } from './request-validation.js';
+import type { ManagementRoute } from './route-context.js';
 import { type MockStore, pixelTagKey, type UserRow } from './store.js';
 
 const NOT_FOUND = 'Pixel not found. Please try again.';

@@ -1,9 +1,9 @@
 import { PlanSubscription, SUBSCRIPTION_TYPES } from '../../src/schemas/plan.js';
 import { RequestRejection, success } from '../http/responses.js';
 import { addMonths, formatDate, parseDate } from './calendar.js';
-import type { ManagementRoute } from './group.js';
 import { toPlan } from './records.js';
 import { parseWith, readId, readJsonBody, rejectField } from './request-validation.js';
+import type { ManagementRoute } from './route-context.js';
 
 /** Months each billing period adds when no explicit expiration is sent (observed; lifetime is ten years). */
 const PERIOD_MONTHS = { monthly: 1, yearly: 12, lifetime: 120 } as const;

@@ -1,21 +1,21 @@
-import type { BackendCore } from '../backend.js';
 import { failure } from '../http/responses.js';
 import type { RouteGroup } from '../http/router.js';
 import type { MockRequest, MockResponse } from '../http/types.js';
 import { renderQrPng } from '../shared/qr-png.js';
 import { encodeQrContent } from './qr-content.js';
+import type { ManagementHost } from './route-context.js';
 import type { QrRow } from './store.js';
 
 /** Where the mock serves QR images: `GET /api/qr/image/<token>.png`, no API key needed (like a public image URL). */
 export const QR_IMAGE_ROUTE = '/api/qr/image/:file';
 
 /** The absolute URL of a QR code's PNG, as `link` in API answers. */
-export function qrImageLink(core: BackendCore, req: MockRequest, row: QrRow): string {
+export function qrImageLink(core: ManagementHost, req: MockRequest, row: QrRow): string {
   return `${core.linkBase(req)}/api/qr/image/${row.token}.png`;
 }
 
 /** The public group serving QR images; it sits under `/api` so msw handlers for the API also catch it. */
-export function qrImageGroup(core: BackendCore): RouteGroup<undefined> {
+export function qrImageGroup(core: ManagementHost): RouteGroup<undefined> {
   return {
     name: 'qr-image',
     guard: () => ({ ok: true, context: undefined }),

@@ -1,12 +1,12 @@
 import * as z from 'zod/mini';
 import { QR_DATA_BY_TYPE, QrCreate, type QrData, type QrType, QrUpdate } from '../../src/schemas/qr.js';
 import { RequestRejection, success } from '../http/responses.js';
-import type { ManagementRoute } from './group.js';
 import { ownedDeleteRoute, ownedListRoute } from './owned-routes.js';
 import { encodeQrContent } from './qr-content.js';
 import { qrImageLink } from './qr-image-route.js';
 import { ownRow, toQr } from './records.js';
 import { type IssueText, parseWith, readId, readJsonBody } from './request-validation.js';
+import type { ManagementRoute } from './route-context.js';
 import { emptyStats, type QrRow } from './store.js';
 
 const NOT_FOUND = 'QR does not exist.';

@@ -1,6 +1,6 @@
-import type { ManagementRoute } from './group.js';
 import { ownedListRoute } from './owned-routes.js';
 import { toSplash } from './records.js';
+import type { ManagementRoute } from './route-context.js';
 
 /** `GET /api/splash`: the caller's custom splash pages, paged (collection `splash`). */
 export const splashRoutes: ManagementRoute[] = [

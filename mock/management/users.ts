@@ -2,9 +2,9 @@ import { USERNAME_PATTERN } from '../../src/schemas/primitives.js';
 import { UserCreate, UserListQuery } from '../../src/schemas/user.js';
 import { RequestRejection, success } from '../http/responses.js';
 import { parseDate } from './calendar.js';
-import type { ManagementRoute } from './group.js';
 import { toUser } from './records.js';
 import { parseWith, readId, readJsonBody, rejectField } from './request-validation.js';
+import type { ManagementRoute } from './route-context.js';
 import { isValidEmail, isValidPassword } from './rules.js';
 import type { UserRow } from './store.js';
 

@@ -1,7 +1,7 @@
 import type { Clock } from '../../src/core/clock.js';
 import { MESSAGING_KEY_PATTERN, MESSAGING_KEY_PREFIX } from '../../src/schemas/messaging.js';
-import { secretsEqual } from '../management/auth.js';
 import { GatewayInputError } from '../gateway/gateway-input-error.js';
+import { secretsEqual } from '../management/auth.js';
 import { randomChars } from '../shared/random-text.js';
 import { keyDigest } from './key-digest.js';
 

@@ -1,8 +1,8 @@
 import { INVALID_API_KEY_BODY } from '../../src/schemas/messaging.js';
-import type { Gateway } from './gateway.js';
 import { json } from '../http/responses.js';
 import type { RouteGroup } from '../http/router.js';
 import type { MockRequest, MockResponse } from '../http/types.js';
+import type { Gateway } from './gateway.js';
 import type { MessagingKeyInfo } from './messaging-keyring.js';
 import { SendRejection } from './outbound-messages.js';
 

@@ -1,7 +1,7 @@
 import type { DeviceStatus } from '../../src/schemas/messaging.js';
+import type { PublishResult } from '../gateway/gateway-engine.js';
 import type { Device } from '../messaging/device-registry.js';
 import { checkStatus } from '../messaging/device-registry.js';
-import type { PublishResult } from '../gateway/gateway-engine.js';
 import { intField, objectInput, stringField } from './simulation-input.js';
 import { publishEvent, type SimulatorContext } from './simulator-context.js';
 

@@ -1,8 +1,8 @@
 import type { Timer } from '../../src/core/clock.js';
+import { GatewayInputError } from '../gateway/gateway-input-error.js';
 import type { Device } from '../messaging/device-registry.js';
 import { renderQrDataUri } from '../shared/qr-png.js';
 import { randomChars } from '../shared/random-text.js';
-import { GatewayInputError } from '../gateway/gateway-input-error.js';
 import type { DeviceStatusSimulator } from './device-status-simulator.js';
 import { publishEvent, type SimulatorContext } from './simulator-context.js';
 

@@ -1,10 +1,10 @@
 import type { Clock } from '../../src/core/clock.js';
 import type { EventName } from '../../src/schemas/events.js';
-import type { Device, DeviceRegistry } from '../messaging/device-registry.js';
-import { randomHex } from '../shared/random-text.js';
-import type { ChatKind } from '../messaging/chat-kind.js';
 import type { GatewayEngine, PublishResult } from '../gateway/gateway-engine.js';
+import type { ChatKind } from '../messaging/chat-kind.js';
+import type { Device, DeviceRegistry } from '../messaging/device-registry.js';
 import type { MediaStore } from '../messaging/media-store.js';
+import { randomHex } from '../shared/random-text.js';
 
 /** What the event simulators share: the clock, the engine they publish to, devices and media storage. */
 export interface SimulatorContext {

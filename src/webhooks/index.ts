@@ -41,11 +41,11 @@ export type { HeaderSource, NodeHeaders } from './header-reader.js';
 export { ACCEPTED_MEDIA_TYPES, isMediaAcceptable, MAX_MEDIA_BYTES, type MediaVerdict } from './media.js';
 export {
   type NodeHandlerOptions,
-  type NodeRequestLike,
   type NodeResponseLike,
   type NodeWebhookHandler,
   toNodeHandler,
 } from './node-handler.js';
+export type { NodeRequestLike } from './node-request.js';
 export {
   isKnownEventName,
   type KnownWebhookEvent,

@@ -1,4 +1,4 @@
-import type { NodeRequestLike } from './node-handler.js';
+import type { NodeRequestLike } from './node-request.js';
 import { bodyTimedOut, incomplete, tooLarge } from './raw-body.js';
 import { WebhookVerificationError } from './webhook-errors.js';
 

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { importCircles, importGraph } from './import-graph.js';
+
+describe('the import structure of src/ and mock/', () => {
+  const graph = importGraph(['src', 'mock']);
+
+  it('reads the sources it walks (a walker that found nothing would prove nothing)', () => {
+    expect(graph.size).toBeGreaterThan(100);
+    expect(graph.get('mock/backend.ts')).toContain('mock/management/group.ts');
+    expect(graph.get('src/webhooks/node-handler.ts')).toContain('src/webhooks/node-body.ts');
+  });
+
+  it('holds no import circle, type-only imports included', () => {
+    expect(importCircles(graph)).toEqual([]);
+  });
+
+  it('keeps the delivery engine (mock/gateway/) free of the messaging side, the simulators and the control API', () => {
+    const outward = [...graph].flatMap(([file, targets]) =>
+      file.startsWith('mock/gateway/')
+        ? targets
+            .filter((t) => /^mock\/(messaging|simulators|control|management)\//.test(t))
+            .map((t) => `${file} -> ${t}`)
+        : [],
+    );
+    expect(outward).toEqual([]);
+  });
+
+  it('keeps the routes off the backend: route files see it only through their narrow host types', () => {
+    const onBackend = [...graph].filter(
+      ([file, targets]) => file !== 'mock/index.ts' && targets.includes('mock/backend.ts'),
+    );
+    expect(
+      onBackend.map(([file]) => file).filter((f) => /^mock\/(management|control|messaging|http)\//.test(f)),
+    ).toEqual([]);
+  });
+});
+
+describe('importCircles', () => {
+  it('names each circle once, by its files', () => {
+    const graph = new Map([
+      ['a.ts', ['b.ts']],
+      ['b.ts', ['c.ts']],
+      ['c.ts', ['a.ts', 'd.ts']],
+      ['d.ts', []],
+      ['e.ts', ['e.ts']],
+    ]);
+    expect(importCircles(graph)).toEqual([['a.ts', 'b.ts', 'c.ts'], ['e.ts']]);
+  });
+});
