@@ -1,8 +1,9 @@
 import type { RequestOptions } from '../core/api-client.js';
 import type { APIPromise } from '../core/api-promise.js';
 import { APIResource } from '../core/resource.js';
-import { validate } from '../core/validation.js';
-import { SendMessage, SendMessageResult } from '../schemas/messaging.js';
+import { callOf } from '../resources/shared.js';
+import type { SendMessage, SendMessageResult } from '../schemas/messaging.js';
+import { sendMessage } from '../schemas/messaging-operations.js';
 
 /** Outbound messages of the messaging API. */
 export class MessagesResource extends APIResource {
@@ -17,14 +18,6 @@ export class MessagesResource extends APIResource {
    * console.log(data?.message_id);
    */
   send(body: SendMessage, options?: RequestOptions): APIPromise<SendMessageResult> {
-    return this._client.request(() => ({
-      operation: 'messages.send',
-      method: 'POST',
-      path: '/api/v1/wa/messages/send',
-      body: validate(SendMessage, body, 'messages.send', 'body'),
-      schema: SendMessageResult,
-      select: (parsed) => parsed,
-      options,
-    }));
+    return this._client.request(() => callOf(sendMessage, { body, options }));
   }
 }

@@ -2,10 +2,11 @@ import type { RequestOptions } from '../core/api-client.js';
 import type { APIPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/pagination.js';
 import { APIResource } from '../core/resource.js';
-import { validate, validateId } from '../core/validation.js';
+import { validateId } from '../core/validation.js';
+import { createQrCode, deleteQrCode, getQrCode, listQrCodes, updateQrCode } from '../schemas/operations.js';
 import type { PageQuery } from '../schemas/page.js';
-import { Qr, QrCreate, QrCreatedEnvelope, QrDetailEnvelope, type QrStats, QrUpdate } from '../schemas/qr.js';
-import { type ActionResult, messageCall, pagedCall } from './shared.js';
+import type { Qr, QrCreate, QrStats, QrUpdate } from '../schemas/qr.js';
+import { type ActionResult, callOf, pageCallOf } from './shared.js';
 
 /** A single QR code with its scan statistics. */
 export interface QrWithStats {
@@ -27,19 +28,12 @@ export interface QrCreated {
 export class QrResource extends APIResource {
   /** Lists QR codes; iterate the result for every one. */
   list(query?: PageQuery, options?: RequestOptions): PagePromise<Qr> {
-    return this._client.requestPage(pagedCall('qr.list', '/api/qr', Qr, ['qrs'], query, options), query?.page);
+    return this._client.requestPage(pageCallOf(listQrCodes, query, options), query?.page);
   }
 
   /** Reads one QR code and its statistics. */
   get(id: number, options?: RequestOptions): APIPromise<QrWithStats> {
-    return this._client.request(() => ({
-      operation: 'qr.get',
-      method: 'GET',
-      path: `/api/qr/${validateId(id, 'id', 'qr.get')}`,
-      schema: QrDetailEnvelope,
-      select: (answer) => ({ details: answer.details, stats: answer.data }),
-      options,
-    }));
+    return this._client.request(() => callOf(getQrCode, { path: { id: validateId(id, 'id', getQrCode.id) }, options }));
   }
 
   /**
@@ -48,30 +42,20 @@ export class QrResource extends APIResource {
    * const { id, link } = await client.qr.create({ type: 'link', data: 'https://example.com' });
    */
   create(body: QrCreate, options?: RequestOptions): APIPromise<QrCreated> {
-    return this._client.request(() => ({
-      operation: 'qr.create',
-      method: 'POST',
-      path: '/api/qr/add',
-      body: validate(QrCreate, body, 'qr.create', 'body'),
-      schema: QrCreatedEnvelope,
-      select: (answer) => ({ id: answer.id, link: answer.link }),
-      options,
-    }));
+    return this._client.request(() => callOf(createQrCode, { body, options }));
   }
 
   /** Changes a QR code's content or colours; `data` is required. */
   update(id: number, body: QrUpdate, options?: RequestOptions): APIPromise<ActionResult> {
-    return this._client.request(() => {
-      const checked = validateId(id, 'id', 'qr.update');
-      const data = validate(QrUpdate, body, 'qr.update', 'body');
-      return messageCall('qr.update', 'PUT', `/api/qr/${checked}/update`, data, options);
-    });
+    return this._client.request(() =>
+      callOf(updateQrCode, { path: { id: validateId(id, 'id', updateQrCode.id) }, body, options }),
+    );
   }
 
   /** Deletes a QR code. */
   delete(id: number, options?: RequestOptions): APIPromise<ActionResult> {
     return this._client.request(() =>
-      messageCall('qr.delete', 'DELETE', `/api/qr/${validateId(id, 'id', 'qr.delete')}/delete`, undefined, options),
+      callOf(deleteQrCode, { path: { id: validateId(id, 'id', deleteQrCode.id) }, options }),
     );
   }
 }

@@ -1,8 +1,8 @@
 import type * as z from 'zod/mini';
 import type { RequestOptions, RequestSpec } from '../core/api-client.js';
 import { validate } from '../core/validation.js';
-import { CreatedEnvelope, MessageEnvelope } from '../schemas/envelope.js';
-import { type CollectionKey, PageQuery, pagedEnvelope } from '../schemas/page.js';
+import { fillPath, type Operation } from '../schemas/operation.js';
+import type { PageQuery } from '../schemas/page.js';
 
 /** The answer of update and delete calls: the service's confirmation message. */
 export interface ActionResult {
@@ -16,55 +16,43 @@ export interface Created {
   id: number;
 }
 
-/** Describes an update or delete call answered with `{ error: 0, message }`. */
-export function messageCall(
-  operation: string,
-  method: 'PUT' | 'DELETE',
-  path: string,
-  body: unknown,
-  options: RequestOptions | undefined,
-): RequestSpec<typeof MessageEnvelope, ActionResult> {
+/** What one call of an operation carries besides the operation itself. */
+export interface CallParts {
+  /** Path parameters by their name in the template, already checked (`validateId`). */
+  path?: Readonly<Record<string, number>>;
+  /** Query parameters, checked against the operation's query rules. */
+  query?: unknown;
+  /** The body, checked against the operation's body rules. */
+  body?: unknown;
+  /** Per-call options. */
+  options?: RequestOptions | undefined;
+}
+
+/**
+ * Describes one call of `op` for the client: the path filled in, the query and body checked against the
+ * operation's rules (throwing a ValidationError before anything is sent), the answer read with its response schema.
+ */
+export function callOf<R extends z.core.$ZodType, T>(op: Operation<R, T>, parts: CallParts = {}): RequestSpec<R, T> {
   return {
-    operation,
-    method,
-    path,
-    body,
-    schema: MessageEnvelope,
-    select: (answer) => ({ message: answer.message ?? '' }),
-    options,
+    operation: op.id,
+    method: op.method,
+    path: parts.path ? fillPath(op.path, parts.path) : op.path,
+    ...(op.query && {
+      query: validate(op.query, parts.query ?? {}, op.id, 'query') as Record<string, string | number | undefined>,
+    }),
+    ...(op.body && { body: validate(op.body, parts.body, op.id, 'body') }),
+    schema: op.response,
+    select: op.select,
+    options: parts.options,
   };
 }
 
-/** Describes a create call answered with `{ error: 0, id }`. */
-export function createCall(
-  operation: string,
-  path: string,
-  body: unknown,
-  options: RequestOptions | undefined,
-): RequestSpec<typeof CreatedEnvelope, Created> {
-  return { operation, method: 'POST', path, body, schema: CreatedEnvelope, select: (a) => ({ id: a.id }), options };
-}
-
-/** Builds the per-page call of a paged list, validating the query once per page. */
-export function pagedCall<T extends z.core.$ZodType>(
-  operation: string,
-  path: string,
-  item: T,
-  keys: readonly CollectionKey[],
+/** Builds the per-page call of a paged list: the query with the page asked for, checked once per page. */
+export function pageCallOf<R extends z.core.$ZodType, T>(
+  op: Operation<R, T>,
   query: PageQuery | undefined,
   options: RequestOptions | undefined,
 ) {
-  const schema = pagedEnvelope(item, keys);
-  return (page: number | undefined) => {
-    const checked = validate(PageQuery, { ...query, ...(page === undefined ? {} : { page }) }, operation, 'query');
-    return {
-      operation,
-      method: 'GET' as const,
-      path,
-      query: { limit: checked.limit, page: checked.page },
-      schema,
-      select: (data: z.output<typeof schema>) => data,
-      options,
-    };
-  };
+  return (page: number | undefined) =>
+    callOf(op, { query: { ...query, ...(page === undefined ? {} : { page }) }, options });
 }

@@ -1,17 +1,15 @@
 import type { RequestOptions } from '../core/api-client.js';
 import type { PagePromise } from '../core/pagination.js';
 import { APIResource } from '../core/resource.js';
+import { listSplashPages } from '../schemas/operations.js';
 import type { PageQuery } from '../schemas/page.js';
-import { Splash } from '../schemas/splash.js';
-import { pagedCall } from './shared.js';
+import type { Splash } from '../schemas/splash.js';
+import { pageCallOf } from './shared.js';
 
 /** Custom splash pages: `client.splash` (the API only lists them). */
 export class SplashResource extends APIResource {
   /** Lists custom splash pages; iterate the result for every one. */
   list(query?: PageQuery, options?: RequestOptions): PagePromise<Splash> {
-    return this._client.requestPage(
-      pagedCall('splash.list', '/api/splash', Splash, ['splash'], query, options),
-      query?.page,
-    );
+    return this._client.requestPage(pageCallOf(listSplashPages, query, options), query?.page);
   }
 }
