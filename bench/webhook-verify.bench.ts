@@ -3,7 +3,7 @@
 // (shared/notes/measurements.md). Targets: throughput >= 0.5 of the floor, p99 per delivery < 50 µs.
 import { timingSafeEqual } from 'node:crypto';
 import { createTestDelivery, verifyWebhook, verifyWebhookSync } from '../src/webhooks/index.js';
-import { messageReceived } from '../test/webhooks/fixtures.js';
+import { messageReceived } from '../test/webhooks/support/fixtures.js';
 
 const SECRET = 'whsec_live_0123456789abcdef0123456789abcdef';
 const RATIO_TARGET = 0.5;

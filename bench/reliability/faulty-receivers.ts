@@ -9,7 +9,7 @@ import { startMockServer } from '../../mock/adapters/node-server.js';
 import type { CircuitTransition } from '../../mock/gateway/circuit-breaker.js';
 import { Gateway } from '../../mock/messaging/gateway.js';
 import { ManualClock } from '../../mock/shared/manual-clock.js';
-import { startNodeListener } from '../../test/mock/gateway/support/receiver.js';
+import { startNodeListener } from '../../test/mock/support/receiver.js';
 import { seeded } from '../../test/mock/support/seeded.js';
 import { DEFAULT_SEED, Examples, type PartOptions, type PartReport, zeroCheck } from './report.js';
 

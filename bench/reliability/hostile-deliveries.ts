@@ -12,7 +12,7 @@ import {
   toNodeHandler,
   type WebhookHandlerOptions,
 } from '../../src/webhooks/index.js';
-import { startNodeListener } from '../../test/mock/gateway/support/receiver.js';
+import { startNodeListener } from '../../test/mock/support/receiver.js';
 import { sampleMemory } from './memory-peak.js';
 import { startReceiverProcess } from './receiver-child.js';
 import { Examples, type PartOptions, type PartReport, zeroCheck } from './report.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { importCircles, importGraph } from './import-graph.js';
+import { importCircles, importGraph } from './support/import-graph.js';
 
 describe('the import structure of src/ and mock/', () => {
   const graph = importGraph(['src', 'mock']);

@@ -3,7 +3,7 @@
 import { createMockBackend, ManualClock, type MockBackend } from 'linkgate/mock';
 import { describe, expect, it } from 'vitest';
 import { buildOpenApiDocument } from '../../mock/openapi.js';
-import { OpenApiValidator } from './openapi-validator.js';
+import { OpenApiValidator } from './support/openapi-validator.js';
 
 const doc = buildOpenApiDocument();
 const validator = new OpenApiValidator(doc);

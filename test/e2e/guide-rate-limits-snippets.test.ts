@@ -2,7 +2,7 @@
 // own, run by `node` against the CLI's server (or msw in the same program, as the snippet shows), in real time.
 import { Linkgate } from 'linkgate';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readmeSnippet } from '../package/newcomer-project.js';
+import { readmeSnippet } from '../package/support/newcomer-project.js';
 import { type CliServer, describeRun, runProgram, startCli } from './support/processes.js';
 
 const GUIDE = 'docs/guides/rate-limits.md';

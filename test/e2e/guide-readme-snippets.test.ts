@@ -2,7 +2,7 @@
 // the CLI gateway's deliveries in real time. test/package/pack.test.ts runs them from the packed tarball with
 // hand-made deliveries; here the gateway itself retries after a 500 and sends a duplicate.
 import { describe, expect, it } from 'vitest';
-import { adapt, readmeSnippet } from '../package/newcomer-project.js';
+import { adapt, readmeSnippet } from '../package/support/newcomer-project.js';
 import { controlApi } from './support/gateway-control.js';
 import { spawnNode, startCli, writeProgram } from './support/processes.js';
 

@@ -1,7 +1,7 @@
 // The testing guide's snippets that wait (docs/guides/testing-with-the-mock.md) as users run them: a program of its
 // own, run by `node`, that must hold what the guide says it holds and exit by itself with nothing left pending.
 import { describe, expect, it } from 'vitest';
-import { adapt, readmeSnippet } from '../package/newcomer-project.js';
+import { adapt, readmeSnippet } from '../package/support/newcomer-project.js';
 import { describeRun, runProgram } from './support/processes.js';
 
 const GUIDE = 'docs/guides/testing-with-the-mock.md';

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { pythonJson, pythonRequestsHeaders, sendRaw } from './real-clients-wire.js';
 import { type CliServer, startCli } from './support/processes.js';
+import { pythonJson, pythonRequestsHeaders, sendRaw } from './support/real-clients-wire.js';
 
 // Issue 16: how clients of other languages encode values. Each decision of the README's "Decisions" is checked over
 // HTTP against the CLI's server, with the bytes such a client sends.

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pythonJson, pythonRequestsHeaders, sendRaw, type WireAnswer } from './real-clients-wire.js';
 import { type CliServer, startCli } from './support/processes.js';
+import { pythonJson, pythonRequestsHeaders, sendRaw, type WireAnswer } from './support/real-clients-wire.js';
 
 // Issue 16: a Python client (and PHP, Go with pointers, many hand-written ones) sends the optional fields it was not
 // given as null. Two servers from the same seed: one hears a client that omits those fields, the other one that sends

@@ -4,8 +4,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createTestDelivery } from 'linkgate/webhooks';
 import { afterAll, describe, expect, it } from 'vitest';
-import { messageReceived } from '../webhooks/fixtures.js';
-import { trickle } from '../webhooks/hostile-client.js';
+import { messageReceived } from '../webhooks/support/fixtures.js';
+import { trickle } from '../webhooks/support/hostile-client.js';
 import { type NodeProcess, root, spawnNode } from './support/processes.js';
 
 const SECRET = 'whsec_live_0123456789abcdef0123456789abcdef';

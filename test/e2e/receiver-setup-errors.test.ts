@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createTestDelivery } from 'linkgate/webhooks';
 import { afterAll, describe, expect, it } from 'vitest';
-import { messageReceived } from '../webhooks/fixtures.js';
+import { messageReceived } from '../webhooks/support/fixtures.js';
 import { root, spawnNode } from './support/processes.js';
 
 const SECRET = 'whsec_live_0123456789abcdef0123456789abcdef';

@@ -15,7 +15,7 @@ import {
   readmeSnippet,
   root,
   start,
-} from './newcomer-project.js';
+} from './support/newcomer-project.js';
 
 const ADMIN_KEY = 'newcomer-admin-key-0123456789';
 const MESSAGING_KEY = `gw_live_${'n'.repeat(24)}`;

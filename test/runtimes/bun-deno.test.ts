@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type MockServer, startMockServer } from 'linkgate/mock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RESULT_MARKER } from './runtime-env.js';
-import { bundleForRuntime, installRuntime, type RuntimePackage, runCommand, warnNotProved } from './runtime-install.js';
+import { RESULT_MARKER } from './support/runtime-env.js';
+import { bundleForRuntime, installRuntime, type RuntimePackage, runCommand, warnNotProved } from './support/runtime-install.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 

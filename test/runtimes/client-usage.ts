@@ -1,6 +1,6 @@
 // Bundled by bun-deno.test.ts into one ESM file and run on Bun and Deno: the `linkgate` calls a user makes first.
 import { APIError, Linkgate, LinkgateError, NotFoundError } from 'linkgate';
-import { report, requiredEnv } from './runtime-env.js';
+import { report, requiredEnv } from './support/runtime-env.js';
 
 await report(async () => {
   const client = new Linkgate({ apiKey: requiredEnv('LINKGATE_API_KEY'), baseUrl: requiredEnv('LINKGATE_BASE_URL') });

@@ -1,6 +1,6 @@
 // Bundled by bun-deno.test.ts into one ESM file and run on Bun and Deno: a `linkgate/webhooks` receiver.
 import { createTestDelivery, createWebhookHandler, verifyWebhook, WebhookVerificationError } from 'linkgate/webhooks';
-import { report, requiredEnv } from './runtime-env.js';
+import { report, requiredEnv } from './support/runtime-env.js';
 
 await report(async () => {
   const secret = requiredEnv('LINKGATE_WEBHOOK_SECRET');

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { type MockServer, startMockServer } from 'linkgate/mock';
 import { createTestDelivery } from 'linkgate/webhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bundleForRuntime, installRuntime, type RuntimePackage, warnNotProved } from './runtime-install.js';
+import { bundleForRuntime, installRuntime, type RuntimePackage, warnNotProved } from './support/runtime-install.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 

@@ -1,6 +1,6 @@
 import { BadRequestError, ValidationError } from 'linkgate';
 import { describe, expect, it } from 'vitest';
-import { rejectionOf, useMockApi } from './harness.js';
+import { rejectionOf, useMockApi } from './support/harness.js';
 
 describe('client.account', () => {
   const ctx = useMockApi();

@@ -10,7 +10,7 @@ import {
 } from 'linkgate';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { BASE_URL, rejectionOf, useMockApi } from './harness.js';
+import { BASE_URL, rejectionOf, useMockApi } from './support/harness.js';
 
 describe('API failures become typed errors', () => {
   const ctx = useMockApi();

@@ -3,7 +3,7 @@ import { gzipSync } from 'node:zlib';
 import { APIConnectionError, Linkgate, MessagingClient, ResponseTooLargeError } from 'linkgate';
 import { ManualClock } from 'linkgate/mock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rejectionOf } from './harness.js';
+import { rejectionOf } from './support/harness.js';
 
 /** A hostile server: whatever it is asked, it answers with `answer`; it counts the bytes it managed to send. */
 function hostileServer() {

@@ -1,6 +1,6 @@
 import { Linkgate, LinkgateError } from 'linkgate';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { BASE_URL, useMockApi } from './harness.js';
+import { BASE_URL, useMockApi } from './support/harness.js';
 
 describe('client options', () => {
   const ctx = useMockApi();

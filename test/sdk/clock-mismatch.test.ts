@@ -1,6 +1,6 @@
 import { RateLimitError, systemClock } from 'linkgate';
 import { describe, expect, it } from 'vitest';
-import { rejectionOf, useMockApi } from './harness.js';
+import { rejectionOf, useMockApi } from './support/harness.js';
 
 describe('a ManualClock given to the mock but not to the client', () => {
   const ctx = useMockApi();

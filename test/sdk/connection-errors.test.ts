@@ -2,7 +2,7 @@ import { createServer } from 'node:net';
 import { APIConnectionError, Linkgate } from 'linkgate';
 import { ManualClock } from 'linkgate/mock';
 import { describe, expect, it } from 'vitest';
-import { rejectionOf } from './harness.js';
+import { rejectionOf } from './support/harness.js';
 
 /** A loopback port that was just free and is now closed: connecting to it is refused. */
 async function closedPort(): Promise<number> {

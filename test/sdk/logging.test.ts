@@ -1,7 +1,7 @@
 import type { Logger } from 'linkgate';
 import { HttpResponse, http } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { BASE_URL, settle, useMockApi } from './harness.js';
+import { BASE_URL, settle, useMockApi } from './support/harness.js';
 
 function capture(): { logger: Logger; lines: Record<keyof Logger, string[]> } {
   const lines: Record<keyof Logger, string[]> = { debug: [], info: [], warn: [], error: [] };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type SdkTestContext, useMockApi } from './harness.js';
+import { type SdkTestContext, useMockApi } from './support/harness.js';
 
 const adminId = (ctx: SdkTestContext) => [...ctx.backend.store.users.values()].find((u) => u.admin)!.id;
 

@@ -1,7 +1,7 @@
 import { APIConnectionError, APIUserAbortError, type Domain, type Page } from 'linkgate';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { BASE_URL, rejectionOf, useMockApi } from './harness.js';
+import { BASE_URL, rejectionOf, useMockApi } from './support/harness.js';
 
 describe('pagination', () => {
   // Paging is not about the rate limit: both sides switch it off so 67 pages need no clock.

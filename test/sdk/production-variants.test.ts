@@ -1,6 +1,6 @@
 import { RateLimitError, type RateLimitEvent } from 'linkgate';
 import { describe, expect, it } from 'vitest';
-import { rejectionOf, settle, useMockApi } from './harness.js';
+import { rejectionOf, settle, useMockApi } from './support/harness.js';
 
 const WINDOW = 60_000;
 

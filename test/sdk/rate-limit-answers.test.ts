@@ -1,7 +1,7 @@
 import { RateLimitError } from 'linkgate';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { BASE_URL, overrideAnswerHeaders, settle, settleWithIo, useMockApi } from './harness.js';
+import { BASE_URL, overrideAnswerHeaders, settle, settleWithIo, useMockApi } from './support/harness.js';
 
 describe('rate-limit answers from servers that do not send X-RateLimit-* headers', () => {
   const ctx = useMockApi();

@@ -6,7 +6,7 @@ import {
   type TakeResult,
 } from 'linkgate';
 import { describe, expect, it } from 'vitest';
-import { recordAnswers, settleWithIo, useMockApi } from './harness.js';
+import { recordAnswers, settleWithIo, useMockApi } from './support/harness.js';
 
 /** An asynchronous store in front of one shared memory store: what a Redis store looks like to the limiter. */
 class SharedAsyncStore implements RateLimitStore {

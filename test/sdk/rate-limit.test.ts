@@ -1,6 +1,6 @@
 import { RateLimitError, type RateLimitEvent } from 'linkgate';
 import { describe, expect, it } from 'vitest';
-import { letIoSettle, recordAnswers, settle, settleWithIo, useMockApi } from './harness.js';
+import { letIoSettle, recordAnswers, settle, settleWithIo, useMockApi } from './support/harness.js';
 
 const WINDOW = 60_000;
 

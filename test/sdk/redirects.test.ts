@@ -3,7 +3,7 @@ import { CrossOriginRedirectError, Linkgate, LinkgateError, MessagingClient } fr
 import { ManualClock } from 'linkgate/mock';
 import { HttpResponse, http } from 'msw';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BASE_URL, rejectionOf, useMockApi } from './harness.js';
+import { BASE_URL, rejectionOf, useMockApi } from './support/harness.js';
 
 describe('redirects', () => {
   const ctx = useMockApi();

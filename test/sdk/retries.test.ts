@@ -1,7 +1,7 @@
 import { APIError, NotFoundError } from 'linkgate';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { BASE_URL, settle, useMockApi } from './harness.js';
+import { BASE_URL, settle, useMockApi } from './support/harness.js';
 
 describe('retries with back-off', () => {
   const ctx = useMockApi();

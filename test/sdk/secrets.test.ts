@@ -2,7 +2,7 @@ import { inspect } from 'node:util';
 import { Linkgate, LinkgateError, type Logger } from 'linkgate';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
-import { BASE_URL, rejectionOf, settle, useMockApi } from './harness.js';
+import { BASE_URL, rejectionOf, settle, useMockApi } from './support/harness.js';
 
 /** Every way an object commonly ends up in a log. */
 function renderings(value: unknown): string[] {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { useMockApi } from './harness.js';
+import { useMockApi } from './support/harness.js';
 
 describe('client.splash', () => {
   const ctx = useMockApi();

@@ -1,7 +1,7 @@
 import { APIConnectionTimeoutError, APIUserAbortError } from 'linkgate';
 import { http } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { BASE_URL, rejectionOf, settle, useMockApi } from './harness.js';
+import { BASE_URL, rejectionOf, settle, useMockApi } from './support/harness.js';
 
 describe('timeouts and abort', () => {
   const ctx = useMockApi();

@@ -2,7 +2,7 @@
 import { Account, Domain, Overlay, Pixel, Qr, QrStats, Splash, User } from 'linkgate';
 import { http } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { BASE_URL, useMockApi } from './harness.js';
+import { BASE_URL, useMockApi } from './support/harness.js';
 
 describe('records the server extends', () => {
   const ctx = useMockApi();

@@ -1,7 +1,7 @@
 import type { RateLimitEvent } from 'linkgate';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { BASE_URL, overrideAnswerHeaders, settleWithIo, useMockApi } from './harness.js';
+import { BASE_URL, overrideAnswerHeaders, settleWithIo, useMockApi } from './support/harness.js';
 
 /** Makes `count` calls one after another. */
 async function inSequence(count: number, call: () => PromiseLike<unknown>): Promise<void> {

@@ -1,7 +1,7 @@
 import { APIError } from 'linkgate';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { BASE_URL, rejectionOf, useMockApi } from './harness.js';
+import { BASE_URL, rejectionOf, useMockApi } from './support/harness.js';
 
 // Production bugs the mock does not copy (observed-behaviour.md): one request of each is overridden.
 describe('empty and non-JSON answers', () => {

@@ -1,6 +1,6 @@
 import { type QrCreate, ValidationError } from 'linkgate';
 import { describe, expect, it } from 'vitest';
-import { rejectionOf, useMockApi } from './harness.js';
+import { rejectionOf, useMockApi } from './support/harness.js';
 
 describe('arguments are validated before anything is sent', () => {
   const ctx = useMockApi();

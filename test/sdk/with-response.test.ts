@@ -1,6 +1,6 @@
 import { APIPromise, PagePromise } from 'linkgate';
 import { describe, expect, it } from 'vitest';
-import { useMockApi } from './harness.js';
+import { useMockApi } from './support/harness.js';
 
 describe('.withResponse()', () => {
   const ctx = useMockApi();

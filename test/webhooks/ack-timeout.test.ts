@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createTestDelivery, createWebhookHandler } from '../../src/webhooks/index.js';
-import { clockAtNow, messageReceived, NOW_S, TENANT_SECRET } from './fixtures.js';
+import { clockAtNow, messageReceived, NOW_S, TENANT_SECRET } from './support/fixtures.js';
 
 const request = () =>
   createTestDelivery({ event: messageReceived, secret: TENANT_SECRET, timestamp: NOW_S, deliveryId: 'slow-1' }).request;

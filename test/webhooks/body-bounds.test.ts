@@ -11,8 +11,8 @@ import {
   verifyWebhook,
   type WebhookRequestHandler,
 } from '../../src/webhooks/index.js';
-import { clockAtNow, messageReceived, NOW_S, TENANT_SECRET } from './fixtures.js';
-import { trickle } from './hostile-client.js';
+import { clockAtNow, messageReceived, NOW_S, TENANT_SECRET } from './support/fixtures.js';
+import { trickle } from './support/hostile-client.js';
 
 const servers: http.Server[] = [];
 afterEach(async () => {

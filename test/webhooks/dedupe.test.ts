@@ -7,7 +7,7 @@ import {
   verifyWebhookDelivery,
   verifyWebhookSync,
 } from '../../src/webhooks/index.js';
-import { clockAtNow, messageReceived, NOW_S, TENANT_SECRET } from './fixtures.js';
+import { clockAtNow, messageReceived, NOW_S, TENANT_SECRET } from './support/fixtures.js';
 
 const send = (deliveryId = 'd-1') =>
   createTestDelivery({ event: messageReceived, secret: TENANT_SECRET, timestamp: NOW_S, deliveryId });

@@ -8,7 +8,7 @@ import {
   verifyWebhook,
   WebhookVerificationError,
 } from '../../src/webhooks/index.js';
-import { clockAtNow, DEVICE_SECRET, messageReceived, NOW_S, TENANT_SECRET } from './fixtures.js';
+import { clockAtNow, DEVICE_SECRET, messageReceived, NOW_S, TENANT_SECRET } from './support/fixtures.js';
 
 const options: VerifyWebhookOptions = { secret: TENANT_SECRET, clock: clockAtNow() };
 

@@ -5,7 +5,7 @@ import {
   parseWebhookEvent,
   WebhookVerificationError,
 } from '../../src/webhooks/index.js';
-import { catalogExamples, deviceStatus, messageAck, messageReceived, messageSent } from './fixtures.js';
+import { catalogExamples, deviceStatus, messageAck, messageReceived, messageSent } from './support/fixtures.js';
 
 describe('parseWebhookEvent reads every event in the catalog', async () => {
   const examples = await catalogExamples();

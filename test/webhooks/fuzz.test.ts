@@ -7,7 +7,7 @@ import {
   verifyWebhookSync,
   WebhookVerificationError,
 } from '../../src/webhooks/index.js';
-import { ALL_SECRETS, clockAtNow, DEVICE_SECRET, messageReceived, NOW_S, TENANT_SECRET } from './fixtures.js';
+import { ALL_SECRETS, clockAtNow, DEVICE_SECRET, messageReceived, NOW_S, TENANT_SECRET } from './support/fixtures.js';
 
 const secret = { tenant: [TENANT_SECRET], devices: { 'device-1': DEVICE_SECRET } };
 const headerNames = [

@@ -6,7 +6,7 @@ import {
   type MessageAckEvent,
   type WebhookVerificationError,
 } from '../../src/webhooks/index.js';
-import { clockAtNow, deviceStatus, messageAck, messageReceived, NOW_S, TENANT_SECRET } from './fixtures.js';
+import { clockAtNow, deviceStatus, messageAck, messageReceived, NOW_S, TENANT_SECRET } from './support/fixtures.js';
 
 const deliver = (event: Parameters<typeof createTestDelivery>[0]['event'], secret = TENANT_SECRET) =>
   createTestDelivery({ event: event as never, secret, timestamp: NOW_S });

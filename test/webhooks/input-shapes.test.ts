@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createTestDelivery, verifyWebhook, verifyWebhookSync } from '../../src/webhooks/index.js';
-import { clockAtNow, messageReceived, NOW_S, TENANT_SECRET } from './fixtures.js';
+import { clockAtNow, messageReceived, NOW_S, TENANT_SECRET } from './support/fixtures.js';
 
 const d = createTestDelivery({ event: messageReceived, secret: TENANT_SECRET, timestamp: NOW_S });
 const options = { secret: TENANT_SECRET, clock: clockAtNow() };

@@ -9,7 +9,7 @@ import {
   type NodeWebhookHandler,
   toNodeHandler,
 } from '../../src/webhooks/index.js';
-import { messageReceived, TENANT_SECRET } from './fixtures.js';
+import { messageReceived, TENANT_SECRET } from './support/fixtures.js';
 
 const servers: http.Server[] = [];
 afterEach(async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decodeQrImage, WebhookVerificationError } from '../../src/webhooks/index.js';
-import { deviceQr } from './fixtures.js';
+import { deviceQr } from './support/fixtures.js';
 
 describe('decodeQrImage returns the PNG of a device.qr frame', () => {
   it('decodes the data URI to PNG bytes, from the event or its data', async () => {

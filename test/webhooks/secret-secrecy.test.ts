@@ -6,7 +6,7 @@ import {
   verifyWebhookSync,
   type WebhookSecretOption,
 } from '../../src/webhooks/index.js';
-import { ALL_SECRETS, clockAtNow, DEVICE_SECRET, messageReceived, NOW_S, TENANT_SECRET } from './fixtures.js';
+import { ALL_SECRETS, clockAtNow, DEVICE_SECRET, messageReceived, NOW_S, TENANT_SECRET } from './support/fixtures.js';
 
 /** Everything a user could print from an error. */
 function printable(error: unknown): string {

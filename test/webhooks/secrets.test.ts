@@ -13,7 +13,7 @@ import {
   NOW_S,
   OTHER_DEVICE_SECRET,
   TENANT_SECRET,
-} from './fixtures.js';
+} from './support/fixtures.js';
 
 function attempt(secret: WebhookSecretOption, presented: string, deviceId = 'device-1'): string {
   const { headers, body } = createTestDelivery({

@@ -10,7 +10,7 @@ import {
   toNodeHandler,
   type WebhookHandlerOptions,
 } from '../../src/webhooks/index.js';
-import { messageReceived, TENANT_SECRET } from './fixtures.js';
+import { messageReceived, TENANT_SECRET } from './support/fixtures.js';
 
 const servers: http.Server[] = [];
 afterEach(async () => {

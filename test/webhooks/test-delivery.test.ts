@@ -6,7 +6,7 @@ import {
   verifyWebhook,
   WEBHOOK_USER_AGENT,
 } from '../../src/webhooks/index.js';
-import { clockAtNow, deviceStatus, NOW_S, TENANT_SECRET } from './fixtures.js';
+import { clockAtNow, deviceStatus, NOW_S, TENANT_SECRET } from './support/fixtures.js';
 
 describe('createTestDelivery builds a delivery exactly as the gateway sends it', () => {
   it('uses the gateway headers for an event object', () => {

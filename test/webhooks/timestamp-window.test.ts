@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createTestDelivery, verifyWebhookSync } from '../../src/webhooks/index.js';
-import { clockAtNow, messageReceived, NOW_S, TENANT_SECRET } from './fixtures.js';
+import { clockAtNow, messageReceived, NOW_S, TENANT_SECRET } from './support/fixtures.js';
 
 function codeAt(timestamp: number, tolerance?: number | false): string {
   const { headers, body } = createTestDelivery({ event: messageReceived, secret: TENANT_SECRET, timestamp });

@@ -1,6 +1,6 @@
 import { ManualClock, type MockServer, startMockServer } from 'linkgate/mock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Receiver, startReceiver } from '../gateway/support/receiver.js';
+import { type Receiver, startReceiver } from '../support/receiver.js';
 
 const TOKEN = 'ctl-test-token-123';
 

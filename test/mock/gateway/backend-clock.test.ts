@@ -2,7 +2,7 @@
 // type-checks without a cast; `npm run typecheck` covers this file.
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMockBackend, ManualClock } from '../../../mock/index.js';
-import { type Receiver, startReceiver } from './support/receiver.js';
+import { type Receiver, startReceiver } from '../support/receiver.js';
 
 describe('the gateway of a backend on a ManualClock', () => {
   let receiver: Receiver;

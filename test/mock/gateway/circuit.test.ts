@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CircuitTransition } from '../../../mock/gateway/circuit-breaker.js';
-import { manualGateway } from './support/gateway.js';
-import { type Receiver, startReceiver } from './support/receiver.js';
+import { manualGateway } from '../support/gateway.js';
+import { type Receiver, startReceiver } from '../support/receiver.js';
 
 describe('webhook delivery circuit', () => {
   let receiver: Receiver;

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DeadLetter } from '../../../mock/gateway/dead-letter-queue.js';
-import { manualGateway } from './support/gateway.js';
-import { type Receiver, startReceiver } from './support/receiver.js';
+import { manualGateway } from '../support/gateway.js';
+import { type Receiver, startReceiver } from '../support/receiver.js';
 
 describe('dead-letter queue', () => {
   let receiver: Receiver;

@@ -2,9 +2,9 @@ import { createWebhookHandler, toNodeHandler } from 'linkgate/webhooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Gateway } from '../../../mock/messaging/gateway.js';
 import { ManualClock } from '../../../mock/shared/manual-clock.js';
+import { manualGateway } from '../support/gateway.js';
+import { startNodeListener, startReceiver } from '../support/receiver.js';
 import { seeded } from '../support/seeded.js';
-import { manualGateway } from './support/gateway.js';
-import { startNodeListener, startReceiver } from './support/receiver.js';
 
 describe('X-Service-Timestamp on a manual clock', () => {
   const closers: (() => Promise<void>)[] = [];

@@ -1,7 +1,7 @@
 import { createWebhookHandler, MemoryDedupeStore, toNodeHandler } from 'linkgate/webhooks';
 import { afterEach, describe, expect, it } from 'vitest';
-import { manualGateway } from './support/gateway.js';
-import { type Receiver, refusedUrl, startNodeListener, startReceiver } from './support/receiver.js';
+import { manualGateway } from '../support/gateway.js';
+import { type Receiver, refusedUrl, startNodeListener, startReceiver } from '../support/receiver.js';
 
 describe('timeouts, refused connections and injected faults', () => {
   const closers: (() => Promise<void>)[] = [];

@@ -1,6 +1,6 @@
 import { createMockBackend, ManualClock } from 'linkgate/mock';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Receiver, startReceiver } from './support/receiver.js';
+import { type Receiver, startReceiver } from '../support/receiver.js';
 
 describe('backend.reset() and the gateway', () => {
   let rx: Receiver;

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { manualGateway } from './support/gateway.js';
-import { type Receiver, startReceiver } from './support/receiver.js';
+import { manualGateway } from '../support/gateway.js';
+import { type Receiver, startReceiver } from '../support/receiver.js';
 
 describe('retry schedule', () => {
   let receiver: Receiver;

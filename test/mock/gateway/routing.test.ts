@@ -1,7 +1,7 @@
 import { createWebhookHandler, type ParsedWebhookEvent, toNodeHandler, verifyWebhook } from 'linkgate/webhooks';
 import { afterEach, describe, expect, it } from 'vitest';
-import { manualGateway } from './support/gateway.js';
-import { type Receiver, startNodeListener, startReceiver } from './support/receiver.js';
+import { manualGateway } from '../support/gateway.js';
+import { type Receiver, startNodeListener, startReceiver } from '../support/receiver.js';
 
 describe('routing of tenant and device events', () => {
   const closers: (() => Promise<void>)[] = [];

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
-import { describeMock } from '../harness.js';
-import { demoUser, manualClock } from './helpers.js';
+import { describeMock } from '../support/harness.js';
+import { demoUser, manualClock } from '../support/management.js';
 
 const INVALID = { error: 1, message: 'A valid API key is required to use this service.' };
 const FORBIDDEN = { error: 1, message: 'You do not have permission to access this endpoint.' };

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { createMockBackend, ManualClock } from 'linkgate/mock';
 import { expect, it } from 'vitest';
-import { describeMock } from '../harness.js';
-import { demoUser, manualClock } from './helpers.js';
+import { describeMock } from '../support/harness.js';
+import { demoUser, manualClock } from '../support/management.js';
 
 describeMock(
   'bad input',

@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { QrLogo } from '../../../src/schemas/qr.js';
-import { describeMock } from '../harness.js';
-import { manualClock } from './helpers.js';
+import { describeMock } from '../support/harness.js';
+import { manualClock } from '../support/management.js';
 
 // 100 KB of the shapes that make a backtracking regex quadratic: a run the pattern re-scans from every start, then a
 // character that makes the end fail. The QR logo rule took ~18 s on the first one.

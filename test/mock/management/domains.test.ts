@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { CreatedEnvelope, Domain, pagedEnvelope } from '../../../src/schemas/index.js';
-import { describeMock } from '../harness.js';
-import { addUserWithKey, manualClock } from './helpers.js';
+import { describeMock } from '../support/harness.js';
+import { addUserWithKey, manualClock } from '../support/management.js';
 
 describeMock(
   'branded domains',

@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { MAX_NAME_CHARS, MAX_TAG_CHARS, MAX_URL_CHARS } from '../../../src/schemas/limits.js';
-import { describeMock } from '../harness.js';
-import { demoUser, manualClock } from './helpers.js';
+import { describeMock } from '../support/harness.js';
+import { demoUser, manualClock } from '../support/management.js';
 
 const url = (length: number) => {
   const base = 'https://go.example.com/';

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
-import { describeMock } from '../harness.js';
-import { demoUser, manualClock } from './helpers.js';
+import { describeMock } from '../support/harness.js';
+import { demoUser, manualClock } from '../support/management.js';
 
 describeMock(
   'isolation between users',

@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { Overlay, pagedEnvelope, Splash } from '../../../src/schemas/index.js';
-import { describeMock } from '../harness.js';
-import { demoUser, manualClock } from './helpers.js';
+import { describeMock } from '../support/harness.js';
+import { demoUser, manualClock } from '../support/management.js';
 
 describeMock(
   'splash pages and overlays',

@@ -1,6 +1,6 @@
 import { ManualClock } from 'linkgate/mock';
 import { expect, it } from 'vitest';
-import { describeMock, type MockTestContext } from '../harness.js';
+import { describeMock, type MockTestContext } from '../support/harness.js';
 
 function addDomains(ctx: MockTestContext, count: number): void {
   for (let i = 1; i <= count; i++) ctx.backend.store.addDomain(1, { domain: `https://d${i}.example` });

@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { PIXEL_TYPES, Pixel, pagedEnvelope } from '../../../src/schemas/index.js';
-import { describeMock } from '../harness.js';
-import { manualClock } from './helpers.js';
+import { describeMock } from '../support/harness.js';
+import { manualClock } from '../support/management.js';
 
 describeMock(
   'pixels',

@@ -2,8 +2,8 @@ import { ManualClock } from 'linkgate/mock';
 import { expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { dataEnvelope, Plan } from '../../../src/schemas/index.js';
-import { describeMock } from '../harness.js';
-import { demoUser, manualClock } from './helpers.js';
+import { describeMock } from '../support/harness.js';
+import { demoUser, manualClock } from '../support/management.js';
 
 describeMock(
   'plans',

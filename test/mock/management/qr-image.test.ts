@@ -1,8 +1,8 @@
 import { expect, it } from 'vitest';
 import { encodeQrContent } from '../../../mock/management/qr-content.js';
-import { describeMock } from '../harness.js';
+import { describeMock } from '../support/harness.js';
+import { manualClock } from '../support/management.js';
 import { decodePalettePng, drawnModules, expectedModules, PNG_SIGNATURE } from '../support/png.js';
-import { manualClock } from './helpers.js';
 
 describeMock(
   'QR images',

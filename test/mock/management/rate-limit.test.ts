@@ -1,7 +1,7 @@
 import type { ManualClock as ManualClockType } from 'linkgate/mock';
 import { ManualClock } from 'linkgate/mock';
 import { expect, it } from 'vitest';
-import { describeMock, type MockTestContext } from '../harness.js';
+import { describeMock, type MockTestContext } from '../support/harness.js';
 
 const START = Date.UTC(2026, 0, 1, 0, 0, 10); // ten seconds past a minute: windows start at the first request
 const clockOf = (ctx: MockTestContext) => ctx.backend.clock as ManualClockType;

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
-import { describeMock } from '../harness.js';
-import { manualClock } from './helpers.js';
+import { describeMock } from '../support/harness.js';
+import { manualClock } from '../support/management.js';
 
 describeMock(
   'routing',

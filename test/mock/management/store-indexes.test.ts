@@ -1,7 +1,7 @@
 import { createMockBackend, type MockBackend } from 'linkgate/mock';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { IndexedTable } from '../../../mock/management/indexed-table.js';
-import { addUserWithKey } from './helpers.js';
+import { addUserWithKey } from '../support/management.js';
 
 // Creates must cost the same with 20,000 rows stored as with 20: the rules look rows up in the store's indexes
 // instead of reading every stored row. Proven by counting, not timing: each stored row is wrapped in a proxy that

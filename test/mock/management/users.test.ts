@@ -1,8 +1,8 @@
 import { expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { dataEnvelope, User, UserCreatedEnvelope } from '../../../src/schemas/index.js';
-import { describeMock } from '../harness.js';
-import { demoUser, manualClock } from './helpers.js';
+import { describeMock } from '../support/harness.js';
+import { demoUser, manualClock } from '../support/management.js';
 
 const NEW_USER = { username: 'dave_1', email: 'dave@example.com', password: 'secret' };
 

@@ -1,6 +1,6 @@
 import { createMockBackend, ManualClock } from 'linkgate/mock';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Receiver, startReceiver } from '../gateway/support/receiver.js';
+import { type Receiver, startReceiver } from '../support/receiver.js';
 
 const KEY = 'gw_live_Seeded0123456789abcdefghijkl';
 

@@ -1,9 +1,9 @@
 import { decodeQrImage } from 'linkgate/webhooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PAIRING_QR_OPTIONS } from '../../../mock/simulators/pairing-simulator.js';
-import { manualGateway } from '../gateway/support/gateway.js';
-import { type Receiver, startReceiver } from '../gateway/support/receiver.js';
+import { manualGateway } from '../support/gateway.js';
 import { decodePalettePng, drawnModules, expectedModules } from '../support/png.js';
+import { type Receiver, startReceiver } from '../support/receiver.js';
 
 describe('pairing flow', () => {
   let rx: Receiver;

@@ -5,10 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { type CommandRun, runCommand } from '../runtimes/runtime-install.js';
+import { type CommandRun, runCommand } from '../../runtimes/support/runtime-install.js';
 
 /** The repository root. */
-export const root = fileURLToPath(new URL('../../', import.meta.url));
+export const root = fileURLToPath(new URL('../../../', import.meta.url));
 
 const readme = readFileSync(join(root, 'README.md'), 'utf8');
 

@@ -143,7 +143,7 @@ export async function bundleForRuntime(
     platform: 'neutral',
     format: 'esm',
     target: 'es2022',
-    tsconfig: join(fileURLToPath(new URL('../..', import.meta.url)), 'tsconfig.json'),
+    tsconfig: join(fileURLToPath(new URL('../../..', import.meta.url)), 'tsconfig.json'),
     metafile: true,
     logLevel: 'silent',
   });

@@ -1,8 +1,8 @@
 // Builds a gateway on a ManualClock for tests, with a seeded random so ids and secrets are reproducible.
 
-import { Gateway, type GatewayOptions } from '../../../../mock/messaging/gateway.js';
-import { ManualClock } from '../../../../mock/shared/manual-clock.js';
-import { seeded } from '../../support/seeded.js';
+import { Gateway, type GatewayOptions } from '../../../mock/messaging/gateway.js';
+import { ManualClock } from '../../../mock/shared/manual-clock.js';
+import { seeded } from './seeded.js';
 
 /** A gateway on a fresh ManualClock. */
 export function manualGateway(options: GatewayOptions = {}): { gateway: Gateway<ManualClock>; clock: ManualClock } {
