@@ -1,10 +1,12 @@
 import { DomainCreate, DomainUpdate } from '../../src/schemas/domain.js';
+import type { ManagementOperationId } from '../../src/schemas/operations.js';
+import type { Handlers } from '../http/operation-route.js';
 import { RequestRejection, success } from '../http/responses.js';
 import { createdId } from './created-id.js';
-import { ownedDeleteRoute, ownedListRoute } from './owned-routes.js';
+import { ownedDeleteHandler, ownedListHandler } from './owned-routes.js';
 import { ownRow, toDomain } from './records.js';
 import { parseWith, readId, readJsonBody } from './request-validation.js';
-import type { ManagementRoute } from './route-context.js';
+import type { ManagementContext } from './route-context.js';
 import { isHttpUrl } from './rules.js';
 
 const NOT_FOUND = 'Domain not found. Please try again.';
@@ -21,47 +23,38 @@ function checkRedirects(body: { redirectroot?: string | undefined; redirect404?:
 }
 
 /** Branded domains: list, add, update, delete. */
-export const domainRoutes: ManagementRoute[] = [
-  ownedListRoute({ path: '/api/domains', collection: 'domains', table: 'domains', record: toDomain }),
-  {
-    method: 'POST',
-    path: '/api/domain/add',
-    handle({ req, context }) {
-      const { core, user } = context;
-      const body = parseWith(DomainCreate, readJsonBody(req), {
-        message: (issues) => (issues.some((i) => i.field === 'domain') ? BAD_DOMAIN : undefined),
-      });
-      const domain = body.domain.trim();
-      if (!isHttpUrl(domain)) throw new RequestRejection(BAD_DOMAIN);
-      checkRedirects(body);
-      // Production refuses a host anyone has already added, not only the caller; one index lookup, not a scan.
-      if (core.store.domainByHost(domain)) throw new RequestRejection('The domain has been already used.');
-      const row = core.store.addDomain(user.id, {
-        domain,
-        redirectroot: body.redirectroot ?? '',
-        redirect404: body.redirect404 ?? '',
-      });
-      return success({ id: createdId(core, row.id) });
-    },
+export const domainHandlers = {
+  'domains.list': ownedListHandler({ collection: 'domains', table: 'domains', record: toDomain }),
+  'domains.create'({ req, context }) {
+    const { core, user } = context;
+    const body = parseWith(DomainCreate, readJsonBody(req), {
+      message: (issues) => (issues.some((i) => i.field === 'domain') ? BAD_DOMAIN : undefined),
+    });
+    const domain = body.domain.trim();
+    if (!isHttpUrl(domain)) throw new RequestRejection(BAD_DOMAIN);
+    checkRedirects(body);
+    // Production refuses a host anyone has already added, not only the caller; one index lookup, not a scan.
+    if (core.store.domainByHost(domain)) throw new RequestRejection('The domain has been already used.');
+    const row = core.store.addDomain(user.id, {
+      domain,
+      redirectroot: body.redirectroot ?? '',
+      redirect404: body.redirect404 ?? '',
+    });
+    return success({ id: createdId(core, row.id) });
   },
-  {
-    method: 'PUT',
-    path: '/api/domain/:id/update',
-    handle({ req, params, context }) {
-      const id = readId(params);
-      const raw = readJsonBody(req);
-      const row = ownRow(context.core.store.domains, id, context.user.id, NOT_FOUND);
-      const body = parseWith(DomainUpdate, raw);
-      if (body.redirectroot === undefined && body.redirect404 === undefined)
-        throw new RequestRejection('No data sent.');
-      checkRedirects(body);
-      if (body.redirectroot !== undefined) row.redirectroot = body.redirectroot;
-      if (body.redirect404 !== undefined) row.redirect404 = body.redirect404;
-      return success({ message: 'Domain has been updated successfully.' });
-    },
+  'domains.update'({ req, params, context }) {
+    const id = readId(params);
+    const raw = readJsonBody(req);
+    const row = ownRow(context.core.store.domains, id, context.user.id, NOT_FOUND);
+    const body = parseWith(DomainUpdate, raw);
+    if (body.redirectroot === undefined && body.redirect404 === undefined) throw new RequestRejection('No data sent.');
+    checkRedirects(body);
+    if (body.redirectroot !== undefined) row.redirectroot = body.redirectroot;
+    if (body.redirect404 !== undefined) row.redirect404 = body.redirect404;
+    return success({ message: 'Domain has been updated successfully.' });
   },
-  ownedDeleteRoute('/api/domain/:id/delete', 'domains', {
+  'domains.delete': ownedDeleteHandler('domains', {
     notFound: NOT_FOUND,
     deleted: 'Domain has been deleted successfully.',
   }),
-];
+} satisfies Partial<Handlers<ManagementOperationId, ManagementContext>>;

@@ -1,16 +1,30 @@
+import { MANAGEMENT_OPERATIONS, type ManagementOperationId } from '../../src/schemas/operations.js';
+import { type Handlers, operationRoute } from '../http/operation-route.js';
 import { failure, json } from '../http/responses.js';
 import type { RouteGroup } from '../http/router.js';
-import { accountRoutes } from './account.js';
+import { accountHandlers } from './account.js';
 import { bearerKey, INVALID_KEY_MESSAGE, NO_PERMISSION_MESSAGE, userByKey } from './auth.js';
-import { domainRoutes } from './domains.js';
-import { overlayRoutes } from './overlays.js';
-import { pixelRoutes } from './pixels.js';
-import { planRoutes } from './plans.js';
-import { qrRoutes } from './qr.js';
+import { domainHandlers } from './domains.js';
+import { overlayHandlers } from './overlays.js';
+import { pixelHandlers } from './pixels.js';
+import { planHandlers } from './plans.js';
+import { qrHandlers } from './qr.js';
 import { rateLimitHeaders, tooManyRequestsBody } from './rate-limit.js';
 import type { ManagementContext, ManagementHost, ManagementRoute } from './route-context.js';
-import { splashRoutes } from './splash.js';
-import { userRoutes } from './users.js';
+import { splashHandlers } from './splash.js';
+import { userHandlers } from './users.js';
+
+/** The mock's handler of every management operation: a missing or unknown operation id fails to compile. */
+const HANDLERS: Handlers<ManagementOperationId, ManagementContext> = {
+  ...accountHandlers,
+  ...domainHandlers,
+  ...splashHandlers,
+  ...overlayHandlers,
+  ...pixelHandlers,
+  ...qrHandlers,
+  ...planHandlers,
+  ...userHandlers,
+};
 
 /** Whether a path is a management path: `/api/...` except the messaging API's `/api/v1/...`. */
 export function isManagementPath(path: string): boolean {
@@ -22,20 +36,13 @@ export function isManagementPath(path: string): boolean {
  * headers go on every answer to an authenticated caller, then admin checks for plans and users.
  */
 export function managementGroup(core: ManagementHost): RouteGroup<ManagementContext> {
-  const routes: ManagementRoute[] = [
-    ...accountRoutes,
-    ...domainRoutes,
-    ...splashRoutes,
-    ...overlayRoutes,
-    ...pixelRoutes,
-    ...qrRoutes,
-    ...planRoutes,
-    ...userRoutes,
-  ];
   return {
     name: 'management',
     owns: isManagementPath,
-    routes: routes.map(adminGuarded),
+    // Method, path and admin flag from each operation's one declaration; the handler is the mock's behaviour.
+    routes: MANAGEMENT_OPERATIONS.map((op) =>
+      adminGuarded({ ...operationRoute(op, HANDLERS[op.id]), ...(op.admin && { admin: true }) }),
+    ),
     guard(req) {
       const key = bearerKey(req.headers.authorization);
       const user = key === undefined ? undefined : userByKey(core.store, key);

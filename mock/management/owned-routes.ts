@@ -4,6 +4,10 @@ import { pagedResponse, readPageRequest } from './paging.js';
 import { ownedBy, ownRow } from './records.js';
 import { readId } from './request-validation.js';
 import type { ManagementHost, ManagementRoute } from './route-context.js';
+
+/** What a management endpoint does once its request is let in. */
+type ManagementHandle = ManagementRoute['handle'];
+
 import type { DomainRow, OverlayRow, PixelRow, QrRow, SplashRow } from './store.js';
 
 /** The store tables whose rows belong to one user, and their rows. */
@@ -20,8 +24,6 @@ export type OwnedTable = keyof OwnedRows;
 
 /** How a list endpoint of user-owned records reads. */
 export interface OwnedListSpec<K extends OwnedTable> {
-  /** The endpoint, e.g. `/api/domains`. */
-  path: string;
   /** The key the page's items go under in `data` (the spec's name), or a function choosing it per backend (variants). */
   collection: string | ((core: ManagementHost) => string);
   /** The table listed. */
@@ -30,20 +32,16 @@ export interface OwnedListSpec<K extends OwnedTable> {
   record(row: OwnedRows[K], core: ManagementHost, req: MockRequest): unknown;
 }
 
-/** `GET <path>`: the caller's rows of one table, newest first, paged under the spec's collection name. */
-export function ownedListRoute<K extends OwnedTable>(spec: OwnedListSpec<K>): ManagementRoute {
-  return {
-    method: 'GET',
-    path: spec.path,
-    handle: ({ req, context }) => {
-      const rows = ownedBy(context.core.store[spec.table] as unknown as Map<number, OwnedRows[K]>, context.user.id);
-      const { core } = context;
-      return pagedResponse(
-        typeof spec.collection === 'string' ? spec.collection : spec.collection(core),
-        rows.map((row) => spec.record(row, core, req)),
-        readPageRequest(req.query),
-      );
-    },
+/** A list endpoint's handler: the caller's rows of one table, newest first, paged under the spec's collection name. */
+export function ownedListHandler<K extends OwnedTable>(spec: OwnedListSpec<K>): ManagementHandle {
+  return ({ req, context }) => {
+    const rows = ownedBy(context.core.store[spec.table] as unknown as Map<number, OwnedRows[K]>, context.user.id);
+    const { core } = context;
+    return pagedResponse(
+      typeof spec.collection === 'string' ? spec.collection : spec.collection(core),
+      rows.map((row) => spec.record(row, core, req)),
+      readPageRequest(req.query),
+    );
   };
 }
 
@@ -55,17 +53,13 @@ export interface DeleteMessages {
   deleted: string;
 }
 
-/** `DELETE <path>` with an `:id`: deletes the caller's row of one table. */
-export function ownedDeleteRoute(path: string, table: OwnedTable, messages: DeleteMessages): ManagementRoute {
-  return {
-    method: 'DELETE',
-    path,
-    handle({ params, context }) {
-      const id = readId(params);
-      const rows = context.core.store[table] as unknown as Map<number, { userId: number }>;
-      ownRow(rows, id, context.user.id, messages.notFound);
-      rows.delete(id);
-      return success({ message: messages.deleted });
-    },
+/** A delete endpoint's handler (path parameter `id`): deletes the caller's row of one table. */
+export function ownedDeleteHandler(table: OwnedTable, messages: DeleteMessages): ManagementHandle {
+  return ({ params, context }) => {
+    const id = readId(params);
+    const rows = context.core.store[table] as unknown as Map<number, { userId: number }>;
+    ownRow(rows, id, context.user.id, messages.notFound);
+    rows.delete(id);
+    return success({ message: messages.deleted });
   };
 }

@@ -1,10 +1,12 @@
+import type { ManagementOperationId } from '../../src/schemas/operations.js';
 import { PixelCreate, type PixelType, PixelUpdate } from '../../src/schemas/pixel.js';
+import type { Handlers } from '../http/operation-route.js';
 import { RequestRejection, success } from '../http/responses.js';
 import { createdId } from './created-id.js';
-import { ownedDeleteRoute, ownedListRoute } from './owned-routes.js';
+import { ownedDeleteHandler, ownedListHandler } from './owned-routes.js';
 import { ownRow, toPixel } from './records.js';
 import { parseWith, readId, readJsonBody } from './request-validation.js';
-import type { ManagementRoute } from './route-context.js';
+import type { ManagementContext } from './route-context.js';
 import { type MockStore, pixelTagKey, type UserRow } from './store.js';
 
 const NOT_FOUND = 'Pixel not found. Please try again.';
@@ -50,46 +52,38 @@ function checkTag(type: PixelType, tag: string, user: UserRow, pixels: MockStore
 }
 
 /** Tracking pixels: list, add, update, delete. */
-export const pixelRoutes: ManagementRoute[] = [
-  ownedListRoute({ path: '/api/pixels', collection: 'pixels', table: 'pixels', record: toPixel }),
-  {
-    method: 'POST',
-    path: '/api/pixel/add',
-    handle({ req, context }) {
-      const { core, user } = context;
-      const raw = readJsonBody(req);
-      for (const field of ['type', 'name', 'tag'] as const) {
-        if (isBlank(raw[field])) throw new RequestRejection(MISSING[field]);
-      }
-      const body = parseWith(PixelCreate, raw, {
-        message: (issues) =>
-          issues.some((i) => i.field === 'type') ? 'Pixel provider is currently not supported.' : undefined,
-      });
-      checkTag(body.type, body.tag, user, core.store.pixels);
-      const row = core.store.addPixel(user.id, body);
-      return success({ id: createdId(core, row.id) });
-    },
+export const pixelHandlers = {
+  'pixels.list': ownedListHandler({ collection: 'pixels', table: 'pixels', record: toPixel }),
+  'pixels.create'({ req, context }) {
+    const { core, user } = context;
+    const raw = readJsonBody(req);
+    for (const field of ['type', 'name', 'tag'] as const) {
+      if (isBlank(raw[field])) throw new RequestRejection(MISSING[field]);
+    }
+    const body = parseWith(PixelCreate, raw, {
+      message: (issues) =>
+        issues.some((i) => i.field === 'type') ? 'Pixel provider is currently not supported.' : undefined,
+    });
+    checkTag(body.type, body.tag, user, core.store.pixels);
+    const row = core.store.addPixel(user.id, body);
+    return success({ id: createdId(core, row.id) });
   },
-  {
-    method: 'PUT',
-    path: '/api/pixel/:id/update',
-    handle({ req, params, context }) {
-      const { core, user } = context;
-      const id = readId(params);
-      const raw = readJsonBody(req);
-      const row = ownRow(core.store.pixels, id, user.id, NOT_FOUND);
-      if (isBlank(raw.tag)) throw new RequestRejection(MISSING.tag);
-      const body = parseWith(PixelUpdate, raw);
-      checkTag(row.type as PixelType, body.tag, user, core.store.pixels, row.id);
-      row.tag = body.tag;
-      core.store.pixels.reindex(row);
-      // An empty name would leave the pixel unnamed in the dashboard; keep the old one.
-      if (body.name) row.name = body.name;
-      return success({ message: 'Pixel has been updated successfully.' });
-    },
+  'pixels.update'({ req, params, context }) {
+    const { core, user } = context;
+    const id = readId(params);
+    const raw = readJsonBody(req);
+    const row = ownRow(core.store.pixels, id, user.id, NOT_FOUND);
+    if (isBlank(raw.tag)) throw new RequestRejection(MISSING.tag);
+    const body = parseWith(PixelUpdate, raw);
+    checkTag(row.type as PixelType, body.tag, user, core.store.pixels, row.id);
+    row.tag = body.tag;
+    core.store.pixels.reindex(row);
+    // An empty name would leave the pixel unnamed in the dashboard; keep the old one.
+    if (body.name) row.name = body.name;
+    return success({ message: 'Pixel has been updated successfully.' });
   },
-  ownedDeleteRoute('/api/pixel/:id/delete', 'pixels', {
+  'pixels.delete': ownedDeleteHandler('pixels', {
     notFound: NOT_FOUND,
     deleted: 'Pixel has been deleted successfully.',
   }),
-];
+} satisfies Partial<Handlers<ManagementOperationId, ManagementContext>>;

@@ -1,12 +1,14 @@
 import * as z from 'zod/mini';
+import type { ManagementOperationId } from '../../src/schemas/operations.js';
 import { QR_DATA_BY_TYPE, QrCreate, type QrData, type QrType, QrUpdate } from '../../src/schemas/qr.js';
+import type { Handlers } from '../http/operation-route.js';
 import { RequestRejection, success } from '../http/responses.js';
-import { ownedDeleteRoute, ownedListRoute } from './owned-routes.js';
+import { ownedDeleteHandler, ownedListHandler } from './owned-routes.js';
 import { encodeQrContent } from './qr-content.js';
 import { qrImageLink } from './qr-image-route.js';
 import { ownRow, toQr } from './records.js';
 import { type IssueText, parseWith, readId, readJsonBody } from './request-validation.js';
-import type { ManagementRoute } from './route-context.js';
+import type { ManagementContext } from './route-context.js';
 import { emptyStats, type QrRow } from './store.js';
 
 const NOT_FOUND = 'QR does not exist.';
@@ -45,69 +47,56 @@ function statsOf(row: QrRow) {
 }
 
 /** QR codes: list, read with statistics, add, update, delete. */
-export const qrRoutes: ManagementRoute[] = [
-  ownedListRoute({
-    path: '/api/qr',
+export const qrHandlers = {
+  'qr.list': ownedListHandler({
     collection: 'qrs',
     table: 'qrs',
     record: (row, core, req) => toQr(row, qrImageLink(core, req, row)),
   }),
-  {
-    method: 'GET',
-    path: '/api/qr/:id',
-    handle({ req, params, context }) {
-      const row = ownRow(context.core.store.qrs, readId(params), context.user.id, NOT_FOUND);
-      return success({ details: toQr(row, qrImageLink(context.core, req, row)), data: statsOf(row) });
-    },
+  'qr.get'({ req, params, context }) {
+    const row = ownRow(context.core.store.qrs, readId(params), context.user.id, NOT_FOUND);
+    return success({ details: toQr(row, qrImageLink(context.core, req, row)), data: statsOf(row) });
   },
-  {
-    method: 'POST',
-    path: '/api/qr/add',
-    handle({ req, context }) {
-      const { core, user } = context;
-      const raw = readJsonBody(req);
-      const body = parseWith(QrCreate, raw, { message: qrMessage });
-      checkCapacity(body.type, body.data);
-      const name = readName(raw);
-      const row = core.store.addQr(user.id, {
-        type: body.type,
-        data: body.data,
-        ...(name ? { name } : {}),
-        background: body.background ?? null,
-        foreground: body.foreground ?? null,
-        logo: body.logo ?? null,
-      });
-      return success({ id: row.id, link: qrImageLink(core, req, row) });
-    },
+  'qr.create'({ req, context }) {
+    const { core, user } = context;
+    const raw = readJsonBody(req);
+    const body = parseWith(QrCreate, raw, { message: qrMessage });
+    checkCapacity(body.type, body.data);
+    const name = readName(raw);
+    const row = core.store.addQr(user.id, {
+      type: body.type,
+      data: body.data,
+      ...(name ? { name } : {}),
+      background: body.background ?? null,
+      foreground: body.foreground ?? null,
+      logo: body.logo ?? null,
+    });
+    return success({ id: row.id, link: qrImageLink(core, req, row) });
   },
-  {
-    method: 'PUT',
-    path: '/api/qr/:id/update',
-    handle({ req, params, context }) {
-      const id = readId(params);
-      const raw = readJsonBody(req);
-      const row = ownRow(context.core.store.qrs, id, context.user.id, NOT_FOUND);
-      const body = parseWith(QrUpdate, raw, { message: qrMessage });
-      // The spec leaves `type` in an update open; the mock honours it, so `data` is checked against the new type.
-      const type: QrType = body.type ?? row.type;
-      const { data } = parseWith(
-        z.object({ data: QR_DATA_BY_TYPE[type] }),
-        { data: body.data },
-        { message: () => BAD_FORMAT },
-      );
-      checkCapacity(type, data);
-      const name = readName(raw);
-      row.type = type;
-      row.data = data;
-      if (body.background !== undefined) row.background = body.background;
-      if (body.foreground !== undefined) row.foreground = body.foreground;
-      if (body.logo !== undefined) row.logo = body.logo;
-      if (name) row.name = name;
-      return success({ message: 'QR has been updated successfully.' });
-    },
+  'qr.update'({ req, params, context }) {
+    const id = readId(params);
+    const raw = readJsonBody(req);
+    const row = ownRow(context.core.store.qrs, id, context.user.id, NOT_FOUND);
+    const body = parseWith(QrUpdate, raw, { message: qrMessage });
+    // The spec leaves `type` in an update open; the mock honours it, so `data` is checked against the new type.
+    const type: QrType = body.type ?? row.type;
+    const { data } = parseWith(
+      z.object({ data: QR_DATA_BY_TYPE[type] }),
+      { data: body.data },
+      { message: () => BAD_FORMAT },
+    );
+    checkCapacity(type, data);
+    const name = readName(raw);
+    row.type = type;
+    row.data = data;
+    if (body.background !== undefined) row.background = body.background;
+    if (body.foreground !== undefined) row.foreground = body.foreground;
+    if (body.logo !== undefined) row.logo = body.logo;
+    if (name) row.name = name;
+    return success({ message: 'QR has been updated successfully.' });
   },
-  ownedDeleteRoute('/api/qr/:id/delete', 'qrs', {
+  'qr.delete': ownedDeleteHandler('qrs', {
     notFound: NOT_FOUND,
     deleted: 'QR Code has been deleted successfully.',
   }),
-];
+} satisfies Partial<Handlers<ManagementOperationId, ManagementContext>>;

@@ -1,4 +1,8 @@
+import * as z from 'zod/mini';
 import { INVALID_API_KEY_BODY } from '../../src/schemas/messaging.js';
+import { MESSAGING_OPERATIONS } from '../../src/schemas/messaging-operations.js';
+import { operation } from '../../src/schemas/operation.js';
+import { type Handlers, operationRoute } from '../http/operation-route.js';
 import { json } from '../http/responses.js';
 import type { RouteGroup } from '../http/router.js';
 import type { MockRequest, MockResponse } from '../http/types.js';
@@ -7,6 +11,35 @@ import type { MessagingKeyInfo } from './messaging-keyring.js';
 import { SendRejection } from './outbound-messages.js';
 
 const UNAUTHORIZED: MockResponse = json(401, INVALID_API_KEY_BODY);
+
+/**
+ * `GET /api/v1/wa/devices`: the reference mock's list of a workspace's devices. The spec does not show it and the
+ * SDK does not call it, so it is declared here, beside its handler, rather than in the SDK's table.
+ */
+export const listMessagingDevices = operation({
+  id: 'devices.list',
+  method: 'GET',
+  path: '/api/v1/wa/devices',
+  tag: 'messaging',
+  response: z.looseObject({
+    success: z.literal(true),
+    data: z.array(
+      z.looseObject({
+        device_id: z.string(),
+        name: z.optional(z.string()),
+        phone: z.optional(z.string()),
+        status: z.string(),
+      }),
+    ),
+  }),
+  select: (answer) => answer.data,
+});
+
+/** Every operation the mock's messaging API serves: the SDK's table and the mock's own device list. */
+export const MOCK_MESSAGING_OPERATIONS = [...MESSAGING_OPERATIONS, listMessagingDevices] as const;
+
+/** The id of an operation the mock's messaging API serves. */
+export type MessagingOperationId = (typeof MOCK_MESSAGING_OPERATIONS)[number]['id'];
 
 /** Whether a path belongs to the messaging API (`/api/v1/...`). */
 export function isMessagingPath(path: string): boolean {
@@ -19,6 +52,25 @@ export function isMessagingPath(path: string): boolean {
  * spec's body shape `{ success: false, message, error }`. No rate limit (the spec does not give one).
  */
 export function messagingGroup(gateway: Gateway): RouteGroup<MessagingKeyInfo> {
+  const handlers: Handlers<MessagingOperationId, MessagingKeyInfo> = {
+    'messages.send'({ req, context }) {
+      const body = readJson(req);
+      if (body instanceof Error) return failure(400, 'VALIDATION_ERROR', body.message, 'body');
+      try {
+        const sent = gateway.messages.send(context.tenant, body);
+        return json(200, { success: true, message: 'Message queued.', data: sent });
+      } catch (error) {
+        if (!(error instanceof SendRejection)) throw error;
+        return failure(error.status, error.code, error.message, error.field);
+      }
+    },
+    'devices.list'({ context }) {
+      const devices = gateway.devices
+        .list(context.tenant)
+        .map(({ id, name, phone, status }) => ({ device_id: id, name, phone, status }));
+      return json(200, { success: true, data: devices });
+    },
+  };
   return {
     name: 'messaging',
     owns: isMessagingPath,
@@ -29,33 +81,7 @@ export function messagingGroup(gateway: Gateway): RouteGroup<MessagingKeyInfo> {
       return key ? { ok: true, context: key } : { ok: false, response: UNAUTHORIZED, headers: {} };
     },
     notFound: (req) => failure(404, 'NOT_FOUND', `Endpoint not found: ${req.method} ${req.path}`),
-    routes: [
-      {
-        method: 'POST',
-        path: '/api/v1/wa/messages/send',
-        handle({ req, context }) {
-          const body = readJson(req);
-          if (body instanceof Error) return failure(400, 'VALIDATION_ERROR', body.message, 'body');
-          try {
-            const sent = gateway.messages.send(context.tenant, body);
-            return json(200, { success: true, message: 'Message queued.', data: sent });
-          } catch (error) {
-            if (!(error instanceof SendRejection)) throw error;
-            return failure(error.status, error.code, error.message, error.field);
-          }
-        },
-      },
-      {
-        method: 'GET',
-        path: '/api/v1/wa/devices',
-        handle({ context }) {
-          const devices = gateway.devices
-            .list(context.tenant)
-            .map(({ id, name, phone, status }) => ({ device_id: id, name, phone, status }));
-          return json(200, { success: true, data: devices });
-        },
-      },
-    ],
+    routes: MOCK_MESSAGING_OPERATIONS.map((op) => operationRoute(op, handlers[op.id])),
   };
 }
 
