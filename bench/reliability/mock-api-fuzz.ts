@@ -28,6 +28,7 @@ const CONTROL_TOKEN = 'ctl_reliability_fuzz';
 const RESET_EVERY = 20;
 /** Tries of a request over the bound: a deterministic slowness stays, a hiccup of a loaded machine does not. */
 const TRIES = 5;
+const RETRY_OVER_MS = CRAFTED_REQUEST_BOUND_MS / 2;
 const ROUNDS = { ci: 4, full: 96 } as const;
 const HOSTILE_PATH_IDS = [
   '0',
@@ -151,11 +152,11 @@ export async function fuzzMockApi(options: PartOptions = {}): Promise<PartReport
         let answer = await send(server.url, c);
         sent++;
         if (crafted) firstTries.push(answer.ms);
-        if (crafted && answer.ms > CRAFTED_REQUEST_BOUND_MS) {
-          // Replay: a deterministic slowness (a backtracking regex) stays, a scheduling hiccup does not.
-          // All tries, so the figure is the fastest of them and not merely the first under the bound.
+        if (crafted && answer.ms > RETRY_OVER_MS) {
+          // Replay: a deterministic slowness (a backtracking regex) stays, a scheduling hiccup does not. From half
+          // the bound, so the slowest figure is a fastest-of-tries too, not the luckiest first try under the bound.
           for (let replay = 1; replay < TRIES; replay++) {
-            await new Promise((r) => setTimeout(r, 50 * replay));
+            await new Promise((r) => setTimeout(r, 20 * replay));
             const again = await send(server.url, c);
             sent++;
             if (again.ms < answer.ms) answer = { ...answer, ms: again.ms };
@@ -201,7 +202,7 @@ export async function fuzzMockApi(options: PartOptions = {}): Promise<PartReport
         'requests sent': sent,
         refused: refused,
         'slowest request of any kind': `${Math.round(slowest)} ms (${slowestLabel.slice(0, 100)})`,
-        'slowest crafted request (fastest of its tries)': `${Math.round(slowestCrafted)} ms (${slowestCraftedLabel.slice(0, 100)})`,
+        [`slowest crafted request (fastest of ${TRIES} tries for any first try over ${RETRY_OVER_MS} ms)`]: `${Math.round(slowestCrafted)} ms (${slowestCraftedLabel.slice(0, 100)})`,
         'crafted requests, first try: median / p99': `${percentile(firstTries, 0.5).toFixed(1)} / ${percentile(firstTries, 0.99).toFixed(1)} ms`,
         'longest string the mock stored': `${longestStored.toLocaleString('en-US')} characters`,
       },
