@@ -11,6 +11,7 @@ import {
 } from './circuit-breaker.js';
 import { type DeadLetter, DeadLetterQueue } from './dead-letter-queue.js';
 import { ACK_TIMEOUT_MS, type AttemptRecord, classify, type ExchangeResult, exchange } from './delivery-attempt.js';
+import { decideDelivery } from './delivery-decision.js';
 import { createDeliveryIdFactory } from './delivery-id.js';
 import { FaultInjector, type Faults, STALE_TIMESTAMP_SECONDS } from './fault-injector.js';
 import { GatewayInputError } from './gateway-input-error.js';
@@ -528,26 +529,29 @@ export class GatewayEngine {
     const outcome = classify(result);
     const transition = circuit.record(admission, CIRCUIT_OUTCOME[outcome], endedAt);
 
-    let nextAttemptAt: number | null = null;
-    let deadLetterReason: DeadLetter['reason'] | null = null;
-    if (outcome === 'failed') {
-      const delay = this.#retries.delayAfter(job.attempt);
-      if (delay === null) deadLetterReason = 'exhausted';
-      else nextAttemptAt = endedAt + delay;
-    } else if (outcome === 'rejected') deadLetterReason = 'rejected';
+    const decision = decideDelivery(outcome, job.attempt, endedAt, this.#retries);
 
-    this.#record(job, sent, result, outcome, startedAt, nextAttemptAt, applied, isProbe);
+    this.#record(
+      job,
+      sent,
+      result,
+      outcome,
+      startedAt,
+      decision.kind === 'retry' ? decision.at : null,
+      applied,
+      isProbe,
+    );
     if (transition) this.#emitter.emit('circuit', transition);
     if (isProbe) this.#releaseHeld(job.endpoint.url, circuit, endedAt);
 
-    if (outcome === 'delivered') {
+    if (decision.kind === 'delivered') {
       this.#counts.delivered++;
       this.#emitter.emit('delivered', { deliveryId: job.deliveryId, url: job.endpoint.url, attempt: job.attempt });
-    } else if (nextAttemptAt !== null) {
+    } else if (decision.kind === 'retry') {
       job.attempt++;
-      this.#schedule(job, nextAttemptAt);
-    } else if (deadLetterReason) {
-      if (deadLetterReason === 'exhausted') {
+      this.#schedule(job, decision.at);
+    } else {
+      if (decision.reason === 'exhausted') {
         this.#emitter.emit('exhausted', {
           deliveryId: job.deliveryId,
           tenant: job.tenant,
@@ -555,7 +559,7 @@ export class GatewayEngine {
           attempts: job.attempt,
         });
       }
-      this.#deadLetter(job, deadLetterReason, result, endedAt);
+      this.#deadLetter(job, decision.reason, result, endedAt);
     }
   }
 
