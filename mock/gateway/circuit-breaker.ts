@@ -48,14 +48,22 @@ export interface CircuitSnapshot {
   probeInFlight: boolean;
 }
 
+/** An attempt parked behind a half-open circuit's probe, with the latest time it goes (the probe's deadline). */
+export interface ParkedAttempt<T> {
+  item: T;
+  at: number;
+}
+
 /**
  * The circuit of one receiver URL. 5 consecutive failures (timeout, connection error or 5xx) open it for 30 s;
  * after that one probe goes through: success closes it, failure re-opens it for another 30 s (observed behaviour).
  * While it is open or half-open only the probe's answer changes it: an attempt that was already in flight when it
- * opened is answered into the void, whatever it says.
+ * opened is answered into the void, whatever it says. Attempts that meet the probe in flight are parked here until
+ * it answers. `T` is what the caller parks (the engine's jobs).
  */
-export class CircuitBreaker {
+export class CircuitBreaker<T = unknown> {
   readonly url: string;
+  readonly #parked: ParkedAttempt<T>[] = [];
   #failures = 0;
   #openUntil: number | null = null;
   #probeInFlight = false;
@@ -106,6 +114,28 @@ export class CircuitBreaker {
     }
     this.#failures++;
     return this.#failures >= CIRCUIT_THRESHOLD ? this.#open('closed', now) : null;
+  }
+
+  /**
+   * Parks an attempt that met the probe in flight (admission `awaiting-probe`) until the probe answers; `at` is the
+   * latest time that happens.
+   */
+  park(item: T, at: number): void {
+    this.#parked.push({ item, at });
+  }
+
+  /** The attempts parked behind the probe, in the order they came. */
+  parked(): readonly ParkedAttempt<T>[] {
+    return this.#parked;
+  }
+
+  /**
+   * Once the probe has answered (after {@link record}): hands back the parked attempts with when they go, `null` for
+   * now (the probe closed the circuit) or the time the circuit half-opens again (the probe failed).
+   */
+  releaseParked(now: number): { items: T[]; at: number | null } {
+    const items = this.#parked.splice(0).map((p) => p.item);
+    return { items, at: this.state(now) === 'open' ? this.#openUntil : null };
   }
 
   /** The circuit's state for inspection. */

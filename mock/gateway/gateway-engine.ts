@@ -173,10 +173,8 @@ export class GatewayEngine {
   readonly #timestampClock: Clock;
   readonly #answerGraceMs: number;
   readonly #emitter = new LifecycleEmitter<GatewayLifecycle>();
-  readonly #circuits = new Map<string, CircuitBreaker>();
+  readonly #circuits = new Map<string, CircuitBreaker<Job>>();
   readonly #scheduled = new Map<Job, { at: number; timer: Timer }>();
-  // Jobs that met a half-open circuit whose probe is out, by URL, with the latest time the probe answers.
-  readonly #held = new Map<string, { job: Job; at: number }[]>();
   readonly #waiting: Job[] = [];
   readonly #runs = new Map<Promise<unknown>, Job>();
   readonly #flights = new Map<Job, Flight>();
@@ -282,7 +280,7 @@ export class GatewayEngine {
       waitingFor,
     });
     const timed = [...this.#scheduled].map(([job, s]) => view(job, s.at, 'time'));
-    const held = [...this.#held.values()].flat().map((h) => view(h.job, h.at, 'probe'));
+    const held = [...this.#circuits.values()].flatMap((c) => c.parked().map((p) => view(p.item, p.at, 'probe')));
     return [...timed, ...held].sort((a, b) => a.at - b.at);
   }
 
@@ -299,7 +297,7 @@ export class GatewayEngine {
         inFlight: this.#runs.size,
         waitingForSlot: this.#waiting.length,
         scheduled: this.#scheduled.size,
-        waitingForProbe: [...this.#held.values()].reduce((n, list) => n + list.length, 0),
+        waitingForProbe: [...this.#circuits.values()].reduce((n, c) => n + c.parked().length, 0),
       },
     };
   }
@@ -451,7 +449,6 @@ export class GatewayEngine {
   reset(): void {
     for (const { timer } of this.#scheduled.values()) timer.cancel();
     this.#scheduled.clear();
-    this.#held.clear();
     this.#waiting.length = 0;
     this.#circuits.clear();
     this.#records = [];
@@ -499,10 +496,10 @@ export class GatewayEngine {
     this.#scheduled.set(job, { at, timer });
   }
 
-  #circuit(url: string): CircuitBreaker {
+  #circuit(url: string): CircuitBreaker<Job> {
     let c = this.#circuits.get(url);
     if (!c) {
-      c = new CircuitBreaker(url);
+      c = new CircuitBreaker<Job>(url);
       this.#circuits.set(url, c);
     }
     return c;
@@ -513,7 +510,7 @@ export class GatewayEngine {
     const circuit = this.#circuit(job.endpoint.url);
     const admission = circuit.admit(startedAt);
     if (admission.kind === 'blocked' || admission.kind === 'awaiting-probe') {
-      this.#hold(job, admission, startedAt);
+      this.#hold(job, circuit, admission, startedAt);
       return;
     }
     const faults = this.faults.take();
@@ -542,7 +539,7 @@ export class GatewayEngine {
       isProbe,
     );
     if (transition) this.#emitter.emit('circuit', transition);
-    if (isProbe) this.#releaseHeld(job.endpoint.url, circuit, endedAt);
+    if (isProbe) this.#releaseParked(circuit, endedAt);
 
     if (decision.kind === 'delivered') {
       this.#counts.delivered++;
@@ -585,7 +582,12 @@ export class GatewayEngine {
    * Blocked by an open circuit, it goes when the circuit half-opens; behind a probe, when the probe answers (at the
    * latest at the probe's deadline, which is what its record shows).
    */
-  #hold(job: Job, admission: Extract<Admission, { kind: 'blocked' | 'awaiting-probe' }>, now: number): void {
+  #hold(
+    job: Job,
+    circuit: CircuitBreaker<Job>,
+    admission: Extract<Admission, { kind: 'blocked' | 'awaiting-probe' }>,
+    now: number,
+  ): void {
     const at = admission.kind === 'blocked' ? admission.until : admission.probeStartedAt + this.#timeoutMs;
     const circuitAnswer = { status: 503, body: CIRCUIT_OPEN_BODY, error: null };
     this.#record(job, this.#headers(job, undefined), circuitAnswer, 'circuit-open', now, at, [], false);
@@ -593,19 +595,14 @@ export class GatewayEngine {
       this.#schedule(job, at);
       return;
     }
-    const list = this.#held.get(job.endpoint.url) ?? [];
-    list.push({ job, at });
-    this.#held.set(job.endpoint.url, list);
+    circuit.park(job, at);
   }
 
-  /** After a probe: everyone held goes now if the circuit closed, or when it half-opens again. */
-  #releaseHeld(url: string, circuit: CircuitBreaker, now: number): void {
-    const list = this.#held.get(url);
-    if (!list?.length) return;
-    this.#held.delete(url);
-    const snap = circuit.snapshot(now);
-    for (const { job } of list) {
-      if (snap.state === 'open' && snap.openUntil !== null) this.#schedule(job, snap.openUntil);
+  /** After a probe: every attempt parked behind it goes now if the circuit closed, or when it half-opens again. */
+  #releaseParked(circuit: CircuitBreaker<Job>, now: number): void {
+    const { items, at } = circuit.releaseParked(now);
+    for (const job of items) {
+      if (at !== null) this.#schedule(job, at);
       else this.#dispatch(job);
     }
   }
