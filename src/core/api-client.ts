@@ -1,4 +1,4 @@
-import ky from 'ky';
+import ky, { type KyInstance } from 'ky';
 import type * as z from 'zod/mini';
 import type { PageData } from '../schemas/page.js';
 import { APIPromise, type WithResponse } from './api-promise.js';
@@ -7,6 +7,7 @@ import { type Answer, type AnswerClassifier, errorForStatus, unreadableBodyError
 import {
   APIConnectionError,
   APIConnectionTimeoutError,
+  APIError,
   APIUserAbortError,
   CrossOriginRedirectError,
   LinkgateError,
@@ -121,8 +122,32 @@ export interface RequestSpec<S extends z.core.$ZodType, T> {
   options?: RequestOptions | undefined;
 }
 
-/** A call answered "rate limited" this many times in a row gives up: someone else is spending the budget. */
-const MAX_RATE_LIMIT_ANSWERS = 5;
+/** One call's fixed parts, worked out once before its first attempt. */
+interface PreparedCall<S extends z.core.$ZodType, T> {
+  spec: RequestSpec<S, T>;
+  /** e.g. `GET /api/domains`, for messages. */
+  label: string;
+  /** Path and query below the base URL. */
+  target: string;
+  /** This call's extra headers. */
+  headers: Record<string, string> | undefined;
+  timeout: number;
+  maxRetries: number;
+  signal: AbortSignal | undefined;
+}
+
+/** Where a call stands between its attempts. */
+interface CallProgress {
+  /** Retries after transient failures so far. */
+  retries: number;
+  /** Rate-limit answers in a row so far. */
+  rateLimitAnswers: number;
+  /** The last wait was a rate-limit answer's, announced already: holding the retry for the same reset is not news. */
+  announced: boolean;
+}
+
+/** How one attempt ended: with an answer, or with a failure before any (connection, timeout, redirect, size). */
+type Attempt = { answer: Answer; response: Response; error?: undefined } | { answer?: undefined; error: Error };
 
 /** How far an answer's X-RateLimit-Reset may be from the client's clock before the clocks are taken to differ. */
 const CLOCK_AGREEMENT_MS = 3_600_000;
@@ -159,16 +184,16 @@ export class APIClient {
   declare readonly maxResponseBytes: number;
   readonly #apiKey: string;
   readonly #profile: ClientProfile;
-  readonly #fetch: Fetch | undefined;
+  readonly #fetch: Fetch;
+  /** Every request's headers (authorization, content type, the client's `headers`), merged once. */
   readonly #headers: Record<string, string>;
+  /** The transport: one ky instance with this client's fixed options. */
+  readonly #ky: KyInstance;
   readonly #clock: Clock;
   readonly #random: () => number;
   readonly #log: LevelledLogger;
-  readonly #limiter: RateLimiter | null;
-  readonly #rateLimitMode: 'wait' | 'throw' | false;
-  readonly #maxRateLimitWait: number;
-  readonly #onRateLimit: ((event: RateLimitEvent) => void) | undefined;
-  #lastRateLimit: RateLimitObservation | null = null;
+  /** The rate-limit policy and budget; with `rateLimit: false` only its policy for rate-limit answers applies. */
+  readonly #limiter: RateLimiter;
   /** Set when an answer's X-RateLimit-Reset shows the server's clock is not this client's: waits cannot work then. */
   #clockMismatch: string | null = null;
 
@@ -197,32 +222,43 @@ export class APIClient {
       profile,
       1,
     );
-    this.#fetch = options.fetch;
-    this.#headers = { ...options.headers };
+    this.#headers = {
+      Authorization: `Bearer ${apiKey}`,
+      'Content-Type': 'application/json',
+      Accept: 'application/json',
+      ...options.headers,
+    };
+    this.#fetch = options.fetch ?? globalThis.fetch;
+    // Our own timeout (on the injected clock), retries, redirect rule and error mapping replace ky's.
+    this.#ky = ky.create({
+      timeout: false,
+      retry: 0,
+      throwHttpErrors: false,
+      redirect: 'manual',
+      headers: this.#headers,
+    });
     this.#clock = options.clock ?? systemClock;
     this.#random = options.random ?? Math.random;
     const logLevel = options.logLevel ?? (options.logger ? 'info' : 'off');
     const logger = options.logger ?? (options.logLevel && options.logLevel !== 'off' ? globalThis.console : undefined);
     this.#log = levelledLogger(logger, logLevel, (line) => this.#scrub(line));
-    this.#maxRateLimitWait = checkNumber(options.maxRateLimitWait ?? 120_000, 'maxRateLimitWait', profile, 0);
-    this.#onRateLimit = options.onRateLimit;
-    this.#rateLimitMode = options.rateLimit ?? (profile.rateLimitByDefault ? 'wait' : false);
-    this.#limiter =
-      options.rateLimit === false || (options.rateLimit === undefined && !profile.rateLimitByDefault)
-        ? null
-        : new RateLimiter({
-            clock: this.#clock,
-            key: `linkgate:${fingerprint(`${apiKey}@${new URL(this.baseUrl).origin}`)}`,
-            mode: this.#rateLimitMode || 'wait',
-            maxWaitMs: this.#maxRateLimitWait,
-            ...(options.rateLimitStore ? { store: options.rateLimitStore } : {}),
-            ...(options.onRateLimit ? { onRateLimit: options.onRateLimit } : {}),
-          });
+    const rateLimit = options.rateLimit ?? (profile.rateLimitByDefault ? 'wait' : false);
+    this.#limiter = new RateLimiter({
+      clock: this.#clock,
+      key: `linkgate:${fingerprint(`${apiKey}@${new URL(this.baseUrl).origin}`)}`,
+      mode: rateLimit || 'wait',
+      budget: rateLimit !== false,
+      ...(options.maxRateLimitWait === undefined
+        ? {}
+        : { maxWaitMs: checkNumber(options.maxRateLimitWait, 'maxRateLimitWait', profile, 0) }),
+      ...(options.rateLimitStore ? { store: options.rateLimitStore } : {}),
+      ...(options.onRateLimit ? { onRateLimit: options.onRateLimit } : {}),
+    });
   }
 
   /** The rate-limit figures of the last answer that carried them, or null before any. */
   get rateLimit(): RateLimitInfo | null {
-    const seen = this.#lastRateLimit;
+    const seen = this.#limiter.lastSeen;
     return seen && { limit: seen.limit, remaining: seen.remaining, resetAt: new Date(seen.resetAt) };
   }
 
@@ -277,108 +313,160 @@ export class APIClient {
     return this.#apiKey.length >= 4 && text.includes(this.#apiKey) ? text.split(this.#apiKey).join('***') : text;
   }
 
+  /**
+   * One call from its first attempt to its result, in the steps each attempt takes: {@link #sendOnce} →
+   * {@link #classify} → {@link #shouldRetry} → {@link #retryDelay} → {@link #waitToRetry}, until an answer is a
+   * success (parsed by {@link #parse}) or a failure that is not retried.
+   */
   async #execute<S extends z.core.$ZodType, T>(spec: RequestSpec<S, T>): Promise<WithResponse<T>> {
-    const options = spec.options ?? {};
-    const { signal } = options;
-    const { method, path } = spec;
-    const call = `${method} ${path}`;
-    const maxRetries = options.maxRetries ?? this.maxRetries;
-    const timeout = options.timeout ?? this.timeout;
-    const url = this.#url(path, spec.query);
-    const headers: Record<string, string> = {
-      Authorization: `Bearer ${this.#apiKey}`,
-      'Content-Type': 'application/json',
-      Accept: 'application/json',
-      ...this.#headers,
-      ...options.headers,
-    };
-    const body = spec.body === undefined ? undefined : JSON.stringify(spec.body);
-    const limiter = this.#limiter;
-    const log = this.#log;
-    let retries = 0;
-    let rateLimitAnswers = 0;
-    let announced = false;
-    // POST creates records, so after a timeout or 5xx it may have been applied already: only idempotent calls repeat.
-    const retry = async (reason: string, status?: number) => {
-      if (retries >= maxRetries || method === 'POST' || (status !== undefined && status !== 408 && status < 500)) {
-        return false;
-      }
-      retries++;
-      // 0.5 s doubling, capped at 8 s, minus up to 25% jitter so clients that failed together do not retry together.
-      const delay = Math.round(Math.min(8000, 500 * 2 ** (retries - 1)) * (1 - 0.25 * this.#random()));
-      log.warn?.(`${call} failed (${reason}); retry ${retries} of ${maxRetries} in ${delay} ms`);
-      await this.#sleep(spec, delay, signal);
-      return true;
-    };
-
+    const call = this.#prepare(spec);
+    const progress: CallProgress = { retries: 0, rateLimitAnswers: 0, announced: false };
     for (;;) {
-      if (signal?.aborted) throw userAbort(spec);
-      // After a rate-limit answer the wait was announced already; holding the retry for the same reset is not news.
-      const wait = limiter?.acquire(signal, !announced);
-      announced = false;
-      if (wait) await wait;
-      const started = this.#clock.now();
-      log.debug?.(`${method} ${url} sending (${redactHeaders(headers)})`);
-      let response: Response;
-      let text: string;
-      try {
-        ({ response, text } = await this.#send(spec, url, headers, body, timeout, signal));
-      } catch (error) {
-        limiter?.release();
-        if (error instanceof APIConnectionError && (await retry((error as Error).message))) continue;
-        log.error?.(`${call} failed: ${(error as Error).message}`);
-        throw error;
+      const attempt = await this.#sendOnce(call, progress);
+      const failure = this.#classify(attempt);
+      if (!failure && attempt.answer) return { data: this.#parse(spec, attempt.answer), response: attempt.response };
+      if (!failure) continue;
+      if (!this.#shouldRetry(call, failure, progress)) {
+        if (attempt.error) this.#log.error?.(`${call.label} failed: ${failure.message}`);
+        throw failure;
       }
-      limiter?.release();
-      const now = this.#clock.now();
-      const seen = readRateLimitHeaders(response.headers, now);
-      if (seen) {
-        this.#lastRateLimit = seen;
-        if (this.#clocksAgree(seen, now)) {
-          const observed = limiter?.observe(seen);
-          if (observed) await observed;
-        } else {
-          // A window on another clock cannot be planned by: send freely, and fail (not hang) if told to wait.
-          limiter?.observeUnlimited();
-        }
-      } else if (response.status >= 200 && response.status < 300) {
-        // The API answered without stating a limit: it advertises none, so stop holding requests until it does.
-        limiter?.observeUnlimited();
-      }
-      log.info?.(`${call} ${response.status} in ${now - started} ms`);
+      await this.#waitToRetry(call, failure, this.#retryDelay(call, failure, progress), progress);
+    }
+  }
 
-      let parsed: unknown;
-      let isJson = false;
-      try {
-        if (text !== '') {
-          parsed = JSON.parse(text);
-          isJson = true;
-        }
-      } catch {
-        // Not JSON: a failure status or an unreadable answer, decided below.
-      }
-      const answer: Answer = {
-        method,
-        path,
-        status: response.status,
-        headers: response.headers,
-        body: parsed,
-        text,
-        isJson,
-        now,
-      };
-      const failure =
-        (isJson && this.#profile.classify(answer)) ||
-        (answer.status >= 300 ? errorForStatus(answer) : isJson ? null : unreadableBodyError(answer));
-      if (!failure) return { data: this.#parse(spec, answer), response };
-      failure.message = this.#scrub(failure.message);
+  /** The parts of a call that stay the same across its attempts. */
+  #prepare<S extends z.core.$ZodType, T>(spec: RequestSpec<S, T>): PreparedCall<S, T> {
+    const options = spec.options ?? {};
+    return {
+      spec,
+      label: `${spec.method} ${spec.path}`,
+      target: spec.path + queryString(spec.query),
+      headers: options.headers,
+      timeout: options.timeout ?? this.timeout,
+      maxRetries: options.maxRetries ?? this.maxRetries,
+      signal: options.signal,
+    };
+  }
 
+  /**
+   * Step 1, send once: waits for rate-limit budget, sends, reads the answer (bounded) and feeds its rate-limit
+   * headers back to the limiter. A failure before any answer is returned, not thrown, so the same steps judge it.
+   */
+  async #sendOnce(call: PreparedCall<z.core.$ZodType, unknown>, progress: CallProgress): Promise<Attempt> {
+    const { spec, signal } = call;
+    if (signal?.aborted) throw userAbort(spec);
+    const limiter = this.#limiter;
+    const wait = limiter.acquire(signal, !progress.announced);
+    progress.announced = false;
+    if (wait) await wait;
+    const started = this.#clock.now();
+    this.#log.debug?.(
+      `${spec.method} ${this.baseUrl}${call.target} sending (${redactHeaders({ ...this.#headers, ...call.headers })})`,
+    );
+    let response: Response;
+    let text: string;
+    try {
+      ({ response, text } = await this.#send(call));
+    } catch (error) {
+      limiter.release();
+      return { error: error as Error };
+    }
+    limiter.release();
+    const now = this.#clock.now();
+    const seen = readRateLimitHeaders(response.headers, now);
+    if (seen) {
+      if (this.#clocksAgree(seen, now)) {
+        const observed = limiter.observe(seen);
+        if (observed) await observed;
+      } else {
+        // A window on another clock cannot be planned by: send freely, and fail (not hang) if told to wait.
+        limiter.observeUnlimited(seen);
+      }
+    } else if (response.status >= 200 && response.status < 300) {
+      // The API answered without stating a limit: it advertises none, so stop holding requests until it does.
+      limiter.observeUnlimited();
+    }
+    this.#log.info?.(`${call.label} ${response.status} in ${now - started} ms`);
+    let body: unknown;
+    let isJson = false;
+    try {
+      if (text !== '') {
+        body = JSON.parse(text);
+        isJson = true;
+      }
+    } catch {
+      // Not JSON: a failure status or an unreadable answer, decided by #classify.
+    }
+    const { method, path } = spec;
+    return {
+      answer: { method, path, status: response.status, headers: response.headers, body, text, isJson, now },
+      response,
+    };
+  }
+
+  /**
+   * Step 2, classify: the failure an attempt ended with, or null for a success. The API family's rules speak first
+   * (see {@link ClientProfile.classify}), then the HTTP status, then whether the body is JSON at all.
+   */
+  #classify(attempt: Attempt): Error | null {
+    const { answer } = attempt;
+    if (!answer) return attempt.error;
+    const failure =
+      (answer.isJson && this.#profile.classify(answer)) ||
+      (answer.status >= 300 ? errorForStatus(answer) : answer.isJson ? null : unreadableBodyError(answer));
+    if (!failure) return null;
+    failure.message = this.#scrub(failure.message);
+    if (failure instanceof RateLimitError && this.#clockMismatch) failure.message += ` ${this.#clockMismatch}`;
+    return failure;
+  }
+
+  /**
+   * Step 3, should it retry: a rate-limit answer as the limiter's policy says (never while the clocks differ);
+   * a connection failure, timeout, 408 or 5xx while retries are left, except for POST, which creates records and
+   * may have been applied already.
+   */
+  #shouldRetry(call: PreparedCall<z.core.$ZodType, unknown>, failure: Error, progress: CallProgress): boolean {
+    if (failure instanceof RateLimitError) {
+      return this.#clockMismatch === null && this.#limiter.waitsOut(failure, progress.rateLimitAnswers + 1);
+    }
+    if (progress.retries >= call.maxRetries || call.spec.method === 'POST') return false;
+    if (failure instanceof APIError) return failure.status === 408 || failure.status >= 500;
+    return failure instanceof APIConnectionError;
+  }
+
+  /**
+   * Step 4, how long to wait: until a rate-limit answer's reset (the limiter's word); otherwise 0.5 s doubling per
+   * retry, capped at 8 s, minus up to 25% jitter so clients that failed together do not retry together.
+   */
+  #retryDelay(_call: PreparedCall<z.core.$ZodType, unknown>, failure: Error, progress: CallProgress): number {
+    if (failure instanceof RateLimitError) return this.#limiter.answerDelay(failure);
+    return Math.round(Math.min(8000, 500 * 2 ** progress.retries) * (1 - 0.25 * this.#random()));
+  }
+
+  /** Says why and how long, then waits; a rate-limit answer's wait is the limiter's (it holds every call of the key). */
+  async #waitToRetry(
+    call: PreparedCall<z.core.$ZodType, unknown>,
+    failure: Error,
+    delay: number,
+    progress: CallProgress,
+  ): Promise<void> {
+    try {
       if (failure instanceof RateLimitError) {
-        await this.#waitOutRateLimit(spec, failure, ++rateLimitAnswers, signal);
-        announced = true;
-        continue;
+        progress.rateLimitAnswers++;
+        this.#log.warn?.(`${call.label} rate limited; retrying in ${delay} ms`);
+        await this.#limiter.waitOut(failure, call.signal);
+        progress.announced = true;
+        return;
       }
-      if (!(await retry(`HTTP ${failure.status}`, failure.status))) throw failure;
+      progress.retries++;
+      const reason = failure instanceof APIError ? `HTTP ${failure.status}` : failure.message;
+      this.#log.warn?.(
+        `${call.label} failed (${reason}); retry ${progress.retries} of ${call.maxRetries} in ${delay} ms`,
+      );
+      await sleep(this.#clock, delay, call.signal);
+    } catch (error) {
+      if (call.signal?.aborted) throw userAbort(call.spec);
+      throw error;
     }
   }
 
@@ -386,45 +474,37 @@ export class APIClient {
    * One attempt through ky with our own timeout (on the injected clock) and no ky retries. Redirects are followed
    * here, within the base URL's origin only; the body is read with the `maxResponseBytes` bound.
    */
-  async #send(
-    spec: RequestSpec<z.core.$ZodType, unknown>,
-    url: string,
-    headers: Record<string, string>,
-    body: string | undefined,
-    timeout: number,
-    signal: AbortSignal | undefined,
-  ): Promise<{ response: Response; text: string }> {
+  async #send(call: PreparedCall<z.core.$ZodType, unknown>): Promise<{ response: Response; text: string }> {
+    const { spec, signal, timeout } = call;
     const timer = new AbortController();
     // Awaited by the caller, so it may keep the process alive; cancelled below whatever happens.
     const handle = awaitedTimeout(this.#clock, () => timer.abort(), timeout);
     const abort = signal ? AbortSignal.any([signal, timer.signal]) : timer.signal;
-    const send = this.#fetch ?? globalThis.fetch;
-    let target = url;
+    const send = this.#fetch;
+    // The signal goes to fetch rather than to ky: ky would merge it with its own through AbortSignal.any on every call.
+    const fetch = (request: Request | URL | string, init?: RequestInit) => send(request, { ...init, signal: abort });
+    // The query is built by hand: ky's searchParams would parse the URL and build the Request a second time per call.
+    let target: string | URL = this.baseUrl + call.target;
     let method: string = spec.method;
-    let payload = body;
+    let json = spec.body;
     try {
       for (let redirects = 0; ; redirects++) {
-        // The signal goes to fetch rather than to ky: ky would merge it with its own through AbortSignal.any on every call.
-        const response = await ky(target, {
+        const response = await this.#ky(target, {
           method,
-          headers,
-          body: payload,
-          timeout: false,
-          retry: 0,
-          throwHttpErrors: false,
-          redirect: 'manual',
-          fetch: (request, init) => send(request, { ...init, signal: abort }),
+          json,
+          fetch,
+          ...(call.headers ? { headers: call.headers } : {}),
         });
-        const next = this.#redirectTarget(spec, response, target, redirects);
+        const next = this.#redirectTarget(spec, response, String(target), redirects);
         if (next === null) {
-          const text = await readBoundedText(response, this.maxResponseBytes, `${spec.method} ${spec.path}`);
+          const text = await readBoundedText(response, this.maxResponseBytes, call.label);
           return { response, text };
         }
         void response.body?.cancel().catch(() => {});
         // As fetch does: 303, and 301/302 after a POST, become a GET without a body.
         if (response.status === 303 || ((response.status === 301 || response.status === 302) && method === 'POST')) {
           method = 'GET';
-          payload = undefined;
+          json = undefined;
         }
         target = next;
       }
@@ -432,9 +512,10 @@ export class APIClient {
       if (signal?.aborted) throw userAbort(spec);
       if (timer.signal.aborted) {
         throw new APIConnectionTimeoutError(
-          `${spec.method} ${spec.path} got no answer within ${timeout} ms. Raise the timeout option or retry later.`,
+          `${call.label} got no answer within ${timeout} ms. Raise the timeout option or retry later.`,
         );
       }
+      const url = this.baseUrl + call.target;
       // Our own verdicts (too large, cross-origin redirect) are not connection failures.
       if (error instanceof LinkgateError) throw error;
       // ky's errors hold the Request (with its Authorization header); keep only the underlying cause.
@@ -505,37 +586,6 @@ export class APIClient {
     );
   }
 
-  async #waitOutRateLimit(
-    spec: RequestSpec<z.core.$ZodType, unknown>,
-    failure: RateLimitError,
-    answers: number,
-    signal: AbortSignal | undefined,
-  ): Promise<void> {
-    if (this.#clockMismatch) {
-      failure.message += ` ${this.#clockMismatch}`;
-      throw failure;
-    }
-    const now = this.#clock.now();
-    // Never spin: a rate-limit answer always waits at least a second.
-    const resetAt = Math.max(failure.resetAt.getTime(), now + 1000);
-    const waitMs = resetAt - now;
-    if (this.#rateLimitMode === 'throw' || waitMs > this.#maxRateLimitWait || answers > MAX_RATE_LIMIT_ANSWERS) {
-      throw failure;
-    }
-    const event: RateLimitEvent = {
-      reason: 'answer',
-      limit: this.#lastRateLimit?.limit ?? 0,
-      remaining: 0,
-      resetAt: new Date(resetAt),
-      waitMs,
-    };
-    this.#log.warn?.(`${spec.method} ${spec.path} rate limited; retrying in ${waitMs} ms`);
-    this.#onRateLimit?.(event);
-    // Blocking the shared budget holds every other call too; acquire() then waits for the reset.
-    if (this.#limiter) await this.#limiter.block(resetAt);
-    else await this.#sleep(spec, waitMs, signal);
-  }
-
   /**
    * Whether an answer's window end is plausible on this client's clock. Windows last a minute, so a reset more than an
    * hour away means two clocks (typically a ManualClock given to the mock but not to the client); remembered, logged
@@ -556,23 +606,16 @@ export class APIClient {
     }
     return false;
   }
+}
 
-  async #sleep(spec: RequestSpec<z.core.$ZodType, unknown>, ms: number, signal: AbortSignal | undefined) {
-    try {
-      await sleep(this.#clock, ms, signal);
-    } catch {
-      throw userAbort(spec);
-    }
+/** `?a=1&b=2` from the defined values of `query`, or '' when there are none. */
+function queryString(query: RequestSpec<z.core.$ZodType, unknown>['query']): string {
+  let search = '';
+  for (const key in query) {
+    const value = query[key];
+    if (value !== undefined) search += `${search ? '&' : '?'}${encodeURIComponent(key)}=${encodeURIComponent(value)}`;
   }
-
-  #url(path: string, query: RequestSpec<z.core.$ZodType, unknown>['query']): string {
-    let search = '';
-    for (const key in query) {
-      const value = query[key];
-      if (value !== undefined) search += `${search ? '&' : '?'}${encodeURIComponent(key)}=${encodeURIComponent(value)}`;
-    }
-    return this.baseUrl + path + search;
-  }
+  return search;
 }
 
 function userAbort(spec: RequestSpec<z.core.$ZodType, unknown>): APIUserAbortError {

@@ -31,6 +31,9 @@ export interface AssumedWindow {
   windowMs: number;
 }
 
+/** The documented budget (30 requests per 60 s), assumed until an answer states the real one. */
+export const DEFAULT_ASSUMED_WINDOW: Readonly<AssumedWindow> = Object.freeze({ limit: 30, windowMs: 60_000 });
+
 /**
  * Where the client's rate limiter keeps the budget. Every method must be atomic per `key`, so several processes that share
  * one API key can share one budget. The default {@link MemoryRateLimitStore} is per process.
@@ -63,6 +66,9 @@ export interface RateLimitStore {
   /**
    * Merges what an answer said into the state. An answer from a newer window replaces the state; one from the
    * current window can only lower `remaining`; one from an ended window refunds the request to a provisional window.
+   * Replacing a provisional window keeps the smaller of the server's count (minus `inFlight`) and what the guessed
+   * window has left (moved by the difference between the stated and the assumed limit): other processes sharing the
+   * store took from it too, and their requests may not have reached the server yet.
    */
   observe(key: string, seen: RateLimitObservation, inFlight: number, now: number): MaybePromise<void>;
   /**
@@ -78,6 +84,16 @@ export interface TakeResult {
   granted: boolean;
   /** The state after taking. */
   state: RateLimitState;
+}
+
+/** Stores only one limiter uses (its default one): nobody else takes from them, so their owner's answers are exact. */
+const unshared = new WeakSet<MemoryRateLimitStore>();
+
+/** A store for one limiter alone, the default when the client is given none (internal: not exported by the package). */
+export function unsharedMemoryStore(): MemoryRateLimitStore {
+  const store = new MemoryRateLimitStore();
+  unshared.add(store);
+  return store;
 }
 
 /** The default store: a Map in this process. */
@@ -105,8 +121,11 @@ export class MemoryRateLimitStore implements RateLimitStore {
       if (state?.provisional) state.remaining = Math.min(state.limit, state.remaining + 1);
       return;
     }
-    const remaining = Math.max(0, seen.remaining - inFlight);
+    let remaining = Math.max(0, seen.remaining - inFlight);
     if (!state || state.provisional || seen.resetAt > state.resetAt) {
+      // Another process's requests taken from the guessed window are in flight, not yet in the server's count.
+      if (state?.provisional && !unshared.has(this))
+        remaining = Math.min(remaining, Math.max(0, state.remaining + seen.limit - state.limit));
       this.#states.set(key, { limit: seen.limit, remaining, resetAt: seen.resetAt, provisional: false });
     } else if (seen.resetAt === state.resetAt) {
       // Answers arrive out of order; the lowest count is the freshest.
@@ -123,7 +142,7 @@ export class MemoryRateLimitStore implements RateLimitStore {
       state.resetAt = state.provisional ? resetAt : Math.max(state.resetAt, resetAt);
       state.provisional = false;
     } else {
-      this.#states.set(key, { limit: 30, remaining: 0, resetAt, provisional: false });
+      this.#states.set(key, { limit: DEFAULT_ASSUMED_WINDOW.limit, remaining: 0, resetAt, provisional: false });
     }
   }
 }

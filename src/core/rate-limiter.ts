@@ -1,12 +1,13 @@
-import { awaitedTimeout, type Clock, type Timer } from './clock.js';
+import { awaitedTimeout, type Clock, sleep, type Timer } from './clock.js';
 import { APIUserAbortError, RateLimitError } from './errors.js';
 import {
   type AssumedWindow,
-  MemoryRateLimitStore,
+  DEFAULT_ASSUMED_WINDOW,
   type RateLimitObservation,
   type RateLimitState,
   type RateLimitStore,
   type TakeResult,
+  unsharedMemoryStore,
 } from './rate-limit-store.js';
 
 /** What the client knows about its request budget, as handed to users. */
@@ -37,6 +38,11 @@ export interface RateLimiterOptions {
   store?: RateLimitStore;
   /** `wait` holds requests until the budget refills; `throw` fails them with RateLimitError at once. @default 'wait' */
   mode?: 'wait' | 'throw';
+  /**
+   * False turns the budget off: nothing is held before sending, and a rate-limit answer holds only its own call.
+   * Rate-limit answers are still waited out (or thrown) by the same policy. @default true
+   */
+  budget?: boolean;
   /** The longest a request may be held, in ms; past it a RateLimitError is thrown instead. @default 120000 */
   maxWaitMs?: number;
   /** Called whenever a request is held or rate limited. */
@@ -51,6 +57,21 @@ interface Waiter {
   signal: AbortSignal | undefined;
   onAbort: () => void;
 }
+
+/** The longest one request may be held for budget or a rate-limit answer, in ms, unless the client says otherwise. */
+const DEFAULT_MAX_RATE_LIMIT_WAIT = 120_000;
+
+/** A call answered "rate limited" this many times in a row gives up: someone else is spending the budget. */
+const MAX_RATE_LIMIT_ANSWERS = 5;
+
+/** Never spin: a rate-limit answer always waits at least this long. */
+const MIN_ANSWER_WAIT_MS = 1000;
+
+/**
+ * While the window is the client's own guess, a held request looks at a store another process may update (with the
+ * server's real, often earlier, reset) this often, instead of sleeping until the guessed window's end.
+ */
+const PROVISIONAL_RECHECK_MS = 1000;
 
 const isPromise = <T>(value: T | Promise<T>): value is Promise<T> =>
   typeof (value as { then?: unknown } | null)?.then === 'function';
@@ -80,7 +101,8 @@ export function parseReset(value: string | null, now: number): number | null {
 
 /**
  * Shares one request budget between every call of a client: holds new requests while the budget is spent instead of
- * sending them to fail, queues concurrent calls in order, and reads the budget back from each answer's headers.
+ * sending them to fail, queues concurrent calls in order, and reads the budget back from each answer's headers. It
+ * alone decides what a rate limit means for a call: wait or throw, the longest wait, and `onRateLimit`.
  * Before the first answer it assumes the documented 30 requests per 60 s, so a burst of calls never outruns it.
  * An answer without `X-RateLimit-*` headers says the API advertises no limit: from then on nothing is held (see
  * {@link observeUnlimited}) until an answer carries the headers again or the API answers "rate limited".
@@ -90,6 +112,9 @@ export class RateLimiter {
   readonly #key: string;
   readonly #store: RateLimitStore;
   readonly #mode: 'wait' | 'throw';
+  readonly #budget: boolean;
+  /** True when the store may change behind this limiter's back (another process, or another client). */
+  readonly #shared: boolean;
   readonly #maxWaitMs: number;
   readonly #onRateLimit: ((event: RateLimitEvent) => void) | undefined;
   readonly #assumed: AssumedWindow;
@@ -100,15 +125,23 @@ export class RateLimiter {
   #draining = false;
   /** True after an answer without rate-limit headers: requests go out without taking budget. */
   #unlimited = false;
+  #lastSeen: RateLimitObservation | null = null;
 
   constructor(options: RateLimiterOptions) {
     this.#clock = options.clock;
     this.#key = options.key;
-    this.#store = options.store ?? new MemoryRateLimitStore();
+    this.#store = options.store ?? unsharedMemoryStore();
+    this.#shared = options.store !== undefined;
     this.#mode = options.mode ?? 'wait';
-    this.#maxWaitMs = options.maxWaitMs ?? 120_000;
+    this.#budget = options.budget ?? true;
+    this.#maxWaitMs = options.maxWaitMs ?? DEFAULT_MAX_RATE_LIMIT_WAIT;
     this.#onRateLimit = options.onRateLimit;
-    this.#assumed = options.assumed ?? { limit: 30, windowMs: 60_000 };
+    this.#assumed = options.assumed ?? DEFAULT_ASSUMED_WINDOW;
+  }
+
+  /** The rate-limit figures of the last answer that carried them, or null before any. */
+  get lastSeen(): RateLimitObservation | null {
+    return this.#lastSeen;
   }
 
   /**
@@ -117,6 +150,7 @@ export class RateLimiter {
    * false holds without calling `onRateLimit`, for a retry whose wait was already announced.
    */
   acquire(signal?: AbortSignal, notify = true): Promise<void> | undefined {
+    if (!this.#budget) return undefined;
     if (signal?.aborted) return Promise.reject(abortError());
     if (this.#unlimited && this.#queue.length === 0) {
       this.#inFlight++;
@@ -143,6 +177,8 @@ export class RateLimiter {
 
   /** Feeds an answer's rate-limit figures back into the budget. Call after {@link release}. */
   observe(seen: RateLimitObservation): Promise<void> | undefined {
+    this.#lastSeen = seen;
+    if (!this.#budget) return undefined;
     this.#unlimited = false;
     const done = this.#store.observe(this.#key, seen, this.#inFlight, this.#clock.now());
     // A bigger limit than assumed, or a new window, may free queued calls now.
@@ -160,9 +196,46 @@ export class RateLimiter {
    * `linkgate mock --rate-limit off`). Stop holding requests, and free those already queued, until an answer states
    * a limit again ({@link observe}) or the API answers "rate limited" ({@link block}).
    */
-  observeUnlimited(): void {
+  observeUnlimited(seen?: RateLimitObservation): void {
+    if (seen) this.#lastSeen = seen;
+    if (!this.#budget) return;
     this.#unlimited = true;
     if (this.#queue.length > 0) this.#drainSoon(0);
+  }
+
+  /**
+   * Whether a call the API answered "rate limited" (`answersInARow` times so far) waits for the reset and tries
+   * again. Not in `throw` mode, not past `maxWaitMs`, and not after {@link MAX_RATE_LIMIT_ANSWERS} answers in a row.
+   */
+  waitsOut(failure: RateLimitError, answersInARow: number): boolean {
+    return (
+      this.#mode !== 'throw' && answersInARow <= MAX_RATE_LIMIT_ANSWERS && this.answerDelay(failure) <= this.#maxWaitMs
+    );
+  }
+
+  /** How long a call answered "rate limited" waits before trying again, in ms: until the answer's reset, at least 1 s. */
+  answerDelay(failure: RateLimitError): number {
+    const now = this.#clock.now();
+    return Math.max(failure.resetAt.getTime(), now + MIN_ANSWER_WAIT_MS) - now;
+  }
+
+  /**
+   * Announces the wait for a rate-limit answer's reset (`onRateLimit`) and waits: with the budget on, every call of
+   * the key is held until then; without it, only this one. Rejects with the signal's reason when it aborts.
+   */
+  async waitOut(failure: RateLimitError, signal: AbortSignal | undefined): Promise<void> {
+    const now = this.#clock.now();
+    const resetAt = Math.max(failure.resetAt.getTime(), now + MIN_ANSWER_WAIT_MS);
+    this.#onRateLimit?.({
+      reason: 'answer',
+      limit: this.#lastSeen?.limit ?? 0,
+      remaining: 0,
+      resetAt: new Date(resetAt),
+      waitMs: resetAt - now,
+    });
+    // Blocking the shared budget holds every other call too; acquire() then waits for the reset.
+    if (this.#budget) await this.block(resetAt);
+    else await sleep(this.#clock, resetAt - now, signal);
   }
 
   /** The API answered "rate limited" until `resetAt`: hold everything until then. */
@@ -187,7 +260,12 @@ export class RateLimiter {
     const rejection = this.#refusal(state, now);
     if (rejection) return Promise.reject(rejection);
     if (notify) this.#notifyHeld(state, now);
-    return this.#enqueue(signal, state.resetAt);
+    return this.#enqueue(signal, this.#wakeAt(state, now));
+  }
+
+  /** When held requests look at the budget again: at the window's end, or sooner while a shared window is a guess. */
+  #wakeAt(state: RateLimitState, now: number): number {
+    return this.#shared && state.provisional ? Math.min(state.resetAt, now + PROVISIONAL_RECHECK_MS) : state.resetAt;
   }
 
   /**
@@ -300,7 +378,7 @@ export class RateLimiter {
             waiter.reject(refusal);
           }
         }
-        if (this.#queue.length > 0) this.#drainSoon(result.state.resetAt - now);
+        if (this.#queue.length > 0) this.#drainSoon(this.#wakeAt(result.state, now) - now);
         break;
       }
     } finally {

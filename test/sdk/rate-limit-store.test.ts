@@ -5,7 +5,9 @@ import {
   type RateLimitStore,
   type TakeResult,
 } from 'linkgate';
+import { ManualClock } from 'linkgate/mock';
 import { describe, expect, it } from 'vitest';
+import { RateLimiter } from '../../src/core/rate-limiter.js';
 import { recordAnswers, settleWithIo, useMockApi } from './support/harness.js';
 
 /** An asynchronous store in front of one shared memory store: what a Redis store looks like to the limiter. */
@@ -78,5 +80,45 @@ describe('RateLimitStore', () => {
     expect(store.take('k', 1000, 2, assumed).granted).toBe(false);
     store.observe('k', { limit: 2, remaining: 0, resetAt: 1000 }, 1, 1001);
     expect(store.take('k', 1002, 1, assumed).granted).toBe(true);
+  });
+
+  it('memory store shared by two processes: an answer replacing a guessed window does not hand out the requests the other process has in flight', () => {
+    const store = new MemoryRateLimitStore();
+    const assumed = { limit: 30, windowMs: 60_000 };
+    for (let i = 0; i < 20; i++) store.take('k', 0, i, assumed); // process A
+    for (let i = 0; i < 10; i++) store.take('k', 0, i, assumed); // process B
+    // A's first answer: the server has counted 1; A has 19 in flight. B's 10 are in flight too.
+    store.observe('k', { limit: 30, remaining: 29, resetAt: 3000 }, 19, 10);
+    expect(store.take('k', 11, 19, assumed)).toMatchObject({ granted: false, state: { remaining: 0, resetAt: 3000 } });
+  });
+
+  it('memory store shared by two processes: a higher limit the server states still raises a guessed window', () => {
+    const store = new MemoryRateLimitStore();
+    const assumed = { limit: 30, windowMs: 60_000 };
+    for (let i = 0; i < 30; i++) store.take('k', 0, i, assumed);
+    store.observe('k', { limit: 100, remaining: 99, resetAt: 3000 }, 19, 10);
+    // 70 of the 100 are not taken by anyone yet.
+    expect(store.take('k', 11, 19, assumed)).toMatchObject({ granted: true, state: { limit: 100, remaining: 69 } });
+  });
+
+  it('wakes a request held in a shared guessed window when another process learns the real, earlier reset', async () => {
+    const clock = new ManualClock();
+    const store = new MemoryRateLimitStore();
+    const assumed = { limit: 2, windowMs: 60_000 };
+    const a = new RateLimiter({ clock, key: 'k', store, assumed });
+    const b = new RateLimiter({ clock, key: 'k', store, assumed });
+    expect(a.acquire()).toBeUndefined();
+    expect(a.acquire()).toBeUndefined();
+    let granted = false;
+    void b.acquire()?.then(() => {
+      granted = true;
+    });
+    // A's answers state a 3 s window, spent: B must wait for its end, not for the guessed window's 60 s.
+    a.release();
+    a.observe({ limit: 2, remaining: 0, resetAt: clock.now() + 3000 });
+    await clock.advance(2999);
+    expect(granted).toBe(false);
+    await clock.advance(1001);
+    expect(granted).toBe(true);
   });
 });
