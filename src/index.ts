@@ -34,7 +34,7 @@ export {
 } from './core/api-client.js';
 export { APIPromise, type WithResponse } from './core/api-promise.js';
 export { type Clock, systemClock, type Timer, type TimerOptions } from './core/clock.js';
-export { type Answer, type AnswerClassifier, classifyManagementAnswer } from './core/error-mapping.js';
+export type { Answer, AnswerClassifier } from './core/error-mapping.js';
 export {
   APIConnectionError,
   APIConnectionTimeoutError,
@@ -66,6 +66,7 @@ export {
 } from './core/rate-limit-store.js';
 export type { RateLimitEvent, RateLimitInfo } from './core/rate-limiter.js';
 export { APIResource } from './core/resource.js';
+export { classifyManagementAnswer } from './management/classify.js';
 export * from './messaging/index.js';
 export type { AccountResource } from './resources/account.js';
 export type { DomainsResource } from './resources/domains.js';

@@ -36,7 +36,8 @@ export interface Answer {
  */
 export type AnswerClassifier = (answer: Answer) => APIError | null;
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
+/** Whether a parsed body is a JSON object. */
+export const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The body's `message` string, if any. */
@@ -44,7 +45,8 @@ export function bodyMessage(body: unknown): string | undefined {
   return isRecord(body) && typeof body.message === 'string' && body.message !== '' ? body.message : undefined;
 }
 
-function where(answer: Answer, detail = ''): string {
+/** `(GET /api/x answered HTTP 200)`: where a failure came from, for messages. */
+export function where(answer: Answer, detail = ''): string {
   return `(${answer.method} ${answer.path} answered HTTP ${answer.status}${detail})`;
 }
 
@@ -110,30 +112,3 @@ export function unreadableBodyError(answer: Answer): APIError {
     headers: answer.headers,
   });
 }
-
-/**
- * The management API's rules (observed-behaviour.md): failures come as `error: 1` (or `429`) in the body, usually
- * with HTTP 200; only key and permission failures use HTTP 403. The message tells "not found" apart.
- */
-export const classifyManagementAnswer: AnswerClassifier = (answer) => {
-  const { body } = answer;
-  if (!isRecord(body) || !('error' in body)) return null;
-  const flag = body.error;
-  if (flag === 429 || flag === '429') return rateLimitErrorFrom(answer, bodyMessage(body));
-  if (flag === 0 || flag === '0' || flag === false || flag === null) return null;
-  const message = bodyMessage(body) ?? 'The API reported a failure without a message.';
-  const init = (hint = ''): APIErrorInit => ({
-    status: answer.status,
-    message: `${message}${hint} ${where(answer)}`,
-    body,
-    headers: answer.headers,
-  });
-  if (answer.status === 401 || /valid api key/i.test(message)) {
-    return new AuthenticationError(init(' Check the apiKey option or LINKGATE_API_KEY.'));
-  }
-  if (answer.status === 403) return new PermissionDeniedError(init(' This endpoint needs an admin API key.'));
-  if (answer.status === 429) return rateLimitErrorFrom(answer, message);
-  if (answer.status === 404 || /not found|does not exist/i.test(message)) return new NotFoundError(init());
-  if (answer.status === 408 || answer.status >= 500) return new APIError(init());
-  return new BadRequestError(init());
-};
