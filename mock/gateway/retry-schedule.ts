@@ -29,11 +29,6 @@ export class RetrySchedule {
     this.#random = options.random ?? Math.random;
   }
 
-  /** How many attempts an event gets in all: the first one and 5 retries. */
-  get maxAttempts(): number {
-    return RETRY_DELAYS_MS.length + 1;
-  }
-
   /** The wait in ms after attempt number `attempt` (1-based) failed, or null when no retry is left. */
   delayAfter(attempt: number): number | null {
     const base = RETRY_DELAYS_MS[attempt - 1];
