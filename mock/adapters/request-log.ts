@@ -2,7 +2,8 @@
 
 import type { BackendCore } from '../backend.js';
 import { CONTROL_PREFIX } from '../control/control-routes.js';
-import { bearerKey, secretsEqual, userByKey } from '../management/auth.js';
+import { bearerKey, userByKey } from '../management/auth.js';
+import { secretsEqual } from '../shared/secrets-equal.js';
 
 /** One answered request, as {@link StartMockServerOptions.onResponse} reports it. */
 export interface RequestLogEntry {

@@ -1,3 +1,4 @@
+import { secretsEqual } from '../shared/secrets-equal.js';
 import type { MockStore, UserRow } from './store.js';
 
 /** Production's answer (HTTP 403) to a missing, unknown or expired management key. */
@@ -13,14 +14,6 @@ export function bearerKey(header: string | undefined): string | undefined {
   if (!header) return undefined;
   const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header);
   return match?.[1];
-}
-
-/** Compares two secrets in time that depends only on their lengths, not on where they first differ. */
-export function secretsEqual(a: string, b: string): boolean {
-  let diff = a.length ^ b.length;
-  const n = Math.max(a.length, b.length);
-  for (let i = 0; i < n; i++) diff |= (a.charCodeAt(i) | 0) ^ (b.charCodeAt(i) | 0);
-  return diff === 0;
 }
 
 /** The user owning `key`. Every stored key is compared in full so timing does not reveal near misses. */
