@@ -1,5 +1,6 @@
 import { DomainCreate, DomainUpdate } from '../../src/schemas/domain.js';
 import type { ManagementOperationId } from '../../src/schemas/operations.js';
+import { isHttpUrl } from '../../src/schemas/rules.js';
 import type { Handlers } from '../http/operation-route.js';
 import { RequestRejection, success } from '../http/responses.js';
 import { createdId } from './created-id.js';
@@ -7,7 +8,6 @@ import { ownedDeleteHandler, ownedListHandler } from './owned-routes.js';
 import { ownRow, toDomain } from './records.js';
 import { parseWith, readId, readJsonBody } from './request-validation.js';
 import type { ManagementContext } from './route-context.js';
-import { isHttpUrl } from './rules.js';
 
 const NOT_FOUND = 'Domain not found. Please try again.';
 const BAD_DOMAIN = 'A valid domain name is required.';

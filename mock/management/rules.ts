@@ -10,16 +10,6 @@ export function isValidPassword(password: string): boolean {
   return password.length >= MIN_PASSWORD_LENGTH;
 }
 
-/** An absolute http(s) URL with a host. */
-export function isHttpUrl(text: string): boolean {
-  try {
-    const url = new URL(text);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
-  } catch {
-    return false;
-  }
-}
-
 /**
  * What makes two branded domains the same: the host name, lower-cased, without a port or the trailing dot of a fully
  * qualified name, so `https://Go.Alice.example.:8443` and `http://go.alice.example` are one domain.

@@ -61,9 +61,20 @@ export const positive = (message: string) =>
 
 /** Whether `text` is an absolute URL; with `httpOnly`, an http(s) URL with a host. Surrounding spaces are ignored. */
 export function isUrl(text: string, httpOnly = false): boolean {
+  if (httpOnly) return isHttpUrl(text.trim());
   try {
-    const url = new URL(text.trim());
-    return !httpOnly || ((url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '');
+    new URL(text.trim());
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Whether `text` is an absolute http(s) URL with a host: the one such check of the SDK and the mock. */
+export function isHttpUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
   } catch {
     return false;
   }
