@@ -81,7 +81,7 @@ export interface BackendCore<C extends Clock = Clock> {
   readonly router: MockRouter;
   /** The options in force. */
   readonly options: ResolvedMockBackendOptions;
-  /** The messaging gateway (mock/gateway): keys, devices, webhook delivery engine, simulators, control API. */
+  /** The messaging gateway (mock/messaging, over the engine in mock/gateway): keys, devices, delivery, simulators. */
   readonly gateway: Gateway<C>;
   /** Randomness for keys and tokens. */
   random(): number;
