@@ -51,7 +51,7 @@ export interface QrStatsRow {
   socialCount: { facebook: number; twitter: number; instagram: number };
 }
 
-/** A QR code. `token` names its PNG (see mock/management/qr-image-route.ts), so image links are not guessable from ids. */
+/** A QR code. `token` names its PNG (see qr-image-route.ts), so image links are not guessable from ids. */
 export interface QrRow {
   id: number;
   userId: number;
