@@ -1,9 +1,9 @@
 // What the standalone server says about each request: who asked (never their key), what, the answer and the time.
 
+import { secretsEqual } from '../../src/webhooks/constant-time.js';
 import type { BackendCore } from '../backend.js';
 import { CONTROL_PREFIX } from '../control/control-routes.js';
 import { bearerKey, userByKey } from '../management/auth.js';
-import { secretsEqual } from '../shared/secrets-equal.js';
 
 /** One answered request, as {@link StartMockServerOptions.onResponse} reports it. */
 export interface RequestLogEntry {

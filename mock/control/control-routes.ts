@@ -1,5 +1,6 @@
 import type { Clock } from '../../src/core/clock.js';
 import { EVENT_NAMES } from '../../src/schemas/events.js';
+import { secretsEqual } from '../../src/webhooks/constant-time.js';
 import type { Faults } from '../gateway/fault-injector.js';
 import { GatewayInputError } from '../gateway/gateway-input-error.js';
 import { json } from '../http/responses.js';
@@ -9,7 +10,6 @@ import type { Gateway } from '../messaging/gateway.js';
 import { MEDIA_ROUTE_PREFIX } from '../messaging/media-store.js';
 import { checkTenant } from '../messaging/messaging-keyring.js';
 import type { ManualClock } from '../shared/manual-clock.js';
-import { secretsEqual } from '../shared/secrets-equal.js';
 import { intField, stringField } from '../simulators/simulation-input.js';
 import { controlRoute, queryFlag } from './control-answer.js';
 import { drainAnswer, webhookList } from './gateway-answers.js';

@@ -1,8 +1,8 @@
 import type { Clock } from '../../src/core/clock.js';
 import { MESSAGING_KEY_PATTERN, MESSAGING_KEY_PREFIX } from '../../src/schemas/messaging.js';
+import { secretsEqual } from '../../src/webhooks/constant-time.js';
 import { GatewayInputError } from '../gateway/gateway-input-error.js';
 import { randomChars } from '../shared/random-text.js';
-import { secretsEqual } from '../shared/secrets-equal.js';
 import { keyDigest } from './key-digest.js';
 
 /** A messaging API key as listed (the key itself is shown only when it is created or regenerated). */

@@ -2,6 +2,8 @@ const encoder = new TextEncoder();
 // Reused for the presented secret on every delivery: verification is synchronous up to the compare, so no caller
 // can observe another's bytes, and the hot path allocates nothing.
 const scratch = new Uint8Array(512);
+// The other side's bytes when both sides are text (secretsEqual).
+const scratchOther = new Uint8Array(512);
 
 /**
  * Compares two byte strings in time that depends only on their lengths, never on where they differ: it XORs over the
@@ -20,6 +22,17 @@ function equalBytes(a: Uint8Array, aLength: number, b: Uint8Array): boolean {
     diff |= (i < aLength ? (a[i] as number) : 0) ^ (i < b.length ? (b[i] as number) : 0);
   }
   return diff === 0;
+}
+
+/**
+ * {@link constantTimeEqual} of two strings' UTF-8 bytes, for secrets held as text (the mock's API keys, tokens and
+ * digests); allocates nothing for ASCII strings of up to 512 characters, which every real secret is.
+ */
+export function secretsEqual(a: string, b: string): boolean {
+  const aLength = asciiInto(a, scratch);
+  const bLength = asciiInto(b, scratchOther);
+  if (aLength < 0 || bLength < 0) return constantTimeEqual(encoder.encode(a), encoder.encode(b));
+  return equalBytes(scratch, aLength, scratchOther.subarray(0, bLength));
 }
 
 /** UTF-8 bytes of a string (the form secrets are compared in). */
