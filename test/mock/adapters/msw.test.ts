@@ -160,7 +160,7 @@ describe('backend.fetch', () => {
 describe('linkgate/mock in a browser (setupWorker)', () => {
   it('bundles for the browser platform without any node:* import', async () => {
     const result = await build({
-      entryPoints: [fileURLToPath(new URL('../../mock/index.ts', import.meta.url))],
+      entryPoints: [fileURLToPath(new URL('../../../mock/index.ts', import.meta.url))],
       bundle: true,
       platform: 'browser',
       format: 'esm',
