@@ -1,5 +1,7 @@
 import { type Clock, systemClock } from '../src/core/clock.js';
 import { withoutTrailingSlashes } from '../src/core/trailing-slashes.js';
+import { controlGroup } from './control/control-routes.js';
+import { mediaGroup } from './control/media-routes.js';
 import { stateControlGroup } from './control/state-routes.js';
 import { MockRouter } from './http/router.js';
 import type { MockRequest, MockResponse } from './http/types.js';
@@ -10,7 +12,7 @@ import { seedStore } from './management/seed.js';
 import { MockStore, type StoreSnapshot } from './management/store.js';
 import { type ProductionVariants, type ProductionVariantsOption, resolveVariants } from './management/variants.js';
 import { Gateway, type GatewayOptions } from './messaging/gateway.js';
-import { installGateway } from './messaging/install-gateway.js';
+import { messagingGroup } from './messaging/messaging-routes.js';
 import { openApiGroup } from './openapi.js';
 import { cryptoRandom } from './shared/random-text.js';
 
@@ -132,7 +134,10 @@ export function createBackendCore<C extends Clock = Clock>(options: MockBackendO
   router.add(managementGroup(core));
   router.add(qrImageGroup(core));
   router.add(openApiGroup(core));
-  installGateway(router, gateway);
+  // The gateway's groups: the messaging API (`/api/v1/...`), stored media and the control API (`/__mock/...`).
+  router.add(messagingGroup(gateway));
+  router.add(mediaGroup(gateway));
+  router.add(controlGroup(gateway));
   router.add(stateControlGroup(core));
   return core;
 }

@@ -25,6 +25,15 @@ describe('the import structure of src/ and mock/', () => {
     expect(outward).toEqual([]);
   });
 
+  it('keeps the messaging side free of the control API, which drives it from above', () => {
+    const upward = [...graph].flatMap(([file, targets]) =>
+      /^mock\/(messaging|simulators)\//.test(file)
+        ? targets.filter((t) => t.startsWith('mock/control/')).map((t) => `${file} -> ${t}`)
+        : [],
+    );
+    expect(upward).toEqual([]);
+  });
+
   it('keeps the routes off the backend: route files see it only through their narrow host types', () => {
     const onBackend = [...graph].filter(
       ([file, targets]) => file !== 'mock/index.ts' && targets.includes('mock/backend.ts'),
