@@ -19,6 +19,7 @@ import {
   RawJson,
   toJsonText,
 } from './hostile-values.js';
+import { probeProtocolEdges } from './protocol-edges.js';
 import { DEFAULT_SEED, Examples, type PartOptions, type PartReport, type SuiteSize, zeroCheck } from './report.js';
 
 /** The issue's bound for one request with a crafted body. */
@@ -188,6 +189,9 @@ export async function fuzzMockApi(options: PartOptions = {}): Promise<PartReport
     }
     const sameHost = await claimOthersDomain(server.url, backend, keys);
     sent += sameHost.sent;
+    const edges = await probeProtocolEdges(server.url, backend, keys.admin, operations, snapshot);
+    sent += edges.sent;
+    for (const e of edges.changedState.items) refusedChanged.add(e);
     const allFields = operations.flatMap((op) =>
       op.variants.flatMap((v) => v.fields.map((f) => `${op.method} ${op.path} [${v.name}] ${f}`)),
     );
@@ -213,6 +217,9 @@ export async function fuzzMockApi(options: PartOptions = {}): Promise<PartReport
         zeroCheck('requests left unanswered', unanswered),
         zeroCheck('fields the fuzz never reached', missed),
         zeroCheck("another user's domain claimed by a variant of its host", sameHost.accepted),
+        zeroCheck('HEAD answered 405 where GET exists', edges.headRefused),
+        zeroCheck('bodies in a charset the mock cannot read accepted', edges.charsetAccepted),
+        zeroCheck('uploads over 1 MB whose 413 the client could not read', edges.oversizeUnreadable),
         zeroCheck(`crafted requests over ${CRAFTED_REQUEST_BOUND_MS} ms (fastest of ${TRIES} tries)`, slow),
         {
           name: 'slowest crafted request',
