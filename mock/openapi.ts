@@ -3,12 +3,24 @@
 import * as z from 'zod/mini';
 import * as E from '../src/schemas/events.js';
 import * as S from '../src/schemas/index.js';
+import { type Operation, tagOf } from '../src/schemas/operation.js';
+import * as O from '../src/schemas/operations.js';
+import { MANAGEMENT_OPERATIONS } from '../src/schemas/operations.js';
 import { DEFAULT_HEADER_PREFIX, WEBHOOK_USER_AGENT } from '../src/webhooks/delivery-headers.js';
+import { CIRCUIT_OPEN_MS, CIRCUIT_THRESHOLD } from './gateway/circuit-breaker.js';
+import { DEAD_LETTER_CAPACITY } from './gateway/dead-letter-queue.js';
+import { ACK_TIMEOUT_MS } from './gateway/delivery-attempt.js';
+import { RETRY_DELAYS_MS } from './gateway/retry-schedule.js';
 import type { RouteGroup } from './http/router.js';
 import type { MockResponse } from './http/types.js';
 import type { ManagementHost } from './management/route-context.js';
+import {
+  listMessagingDevices,
+  type MessagingOperationId,
+  MOCK_MESSAGING_OPERATIONS,
+} from './messaging/messaging-routes.js';
 import { CONTROL_SCHEMAS, CONTROL_SECURITY, mockOwnPaths } from './openapi-control.js';
-import { webhookOperationId, withOperationIds } from './openapi-operation-ids.js';
+import { OPERATION_WORDS, QUERY_WORDS, webhookOperationId } from './openapi-operations.js';
 
 /** A JSON value of the document (schemas, operations, ...). */
 type Json = { [key: string]: unknown };
@@ -42,13 +54,18 @@ export interface OpenApiOptions {
   serverUrl?: string;
 }
 
-const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
+const ref = (id: string): Json => ({ $ref: `#/components/schemas/${id}` });
+
+/** The component name of each registered schema, so an operation's schemas become references. */
+const componentNames = new Map<unknown, string>();
 
 // Every named schema of the document; the registry turns reuse into $refs between components.
 function componentSchemas(): Record<string, Json> {
   const registry = z.registry<{ id: string; description?: string }>();
-  const add = (id: string, schema: z.core.$ZodType, description?: string) =>
+  const add = (id: string, schema: z.core.$ZodType, description?: string) => {
+    componentNames.set(schema, id);
     registry.add(schema, description ? { id, description } : { id });
+  };
 
   add('Count', S.Count, 'An integer; some production versions send it as a string of digits.');
   add('DateString', S.DateString, 'A date written `YYYY-MM-DD HH:MM:SS` (UTC).');
@@ -61,47 +78,48 @@ function componentSchemas(): Record<string, Json> {
   add('PageQuery', S.PageQuery);
 
   add('Account', S.Account);
-  add('AccountResponse', S.dataEnvelope(S.Account));
+  add('AccountResponse', O.getAccount.response);
   add('AccountUpdate', S.AccountUpdate);
   add('Domain', S.Domain);
-  add('DomainPage', S.pagedEnvelope(S.Domain, ['domains']));
+  add('DomainPage', O.listDomains.response);
   add('DomainCreate', S.DomainCreate);
   add('DomainUpdate', S.DomainUpdate);
   add('Splash', S.Splash);
-  add('SplashPage', S.pagedEnvelope(S.Splash, ['splash']));
+  add('SplashPage', O.listSplashPages.response);
   add('Overlay', S.Overlay);
-  add(
-    'OverlayPage',
-    S.pagedEnvelope(S.Overlay, ['cta', 'overlay']),
-    'Collection `cta` (one production version: `overlay`).',
-  );
+  add('OverlayPage', O.listOverlays.response, 'Collection `cta` (one production version: `overlay`).');
   add('PixelType', S.PixelType);
   add('Pixel', S.Pixel);
-  add('PixelPage', S.pagedEnvelope(S.Pixel, ['pixels']));
+  add('PixelPage', O.listPixels.response);
   add('PixelCreate', S.PixelCreate);
   add('PixelUpdate', S.PixelUpdate);
   add('QrType', S.QrType);
   add('QrData', S.QrData);
   add('Qr', S.Qr);
   add('QrStats', S.QrStats);
-  add('QrPage', S.pagedEnvelope(S.Qr, ['qrs']));
+  add('QrPage', O.listQrCodes.response);
   add('QrDetailEnvelope', S.QrDetailEnvelope);
   add('QrCreate', S.QrCreate);
   add('QrCreatedEnvelope', S.QrCreatedEnvelope);
   add('QrUpdate', S.QrUpdate);
   add('PlanLimits', S.PlanLimits);
   add('Plan', S.Plan);
-  add('PlanList', S.dataEnvelope(z.array(S.Plan)));
+  add('PlanList', O.listPlans.response);
   add('PlanSubscription', S.PlanSubscription);
   add('User', S.User);
-  add('UserResponse', S.dataEnvelope(S.User));
-  add('UserList', S.dataEnvelope(z.array(S.User)));
+  add('UserResponse', O.getUser.response);
+  add('UserList', O.listUsers.response);
   add('UserListQuery', S.UserListQuery);
   add('UserCreate', S.UserCreate);
   add('UserCreatedEnvelope', S.UserCreatedEnvelope);
 
   add('SendMessage', S.SendMessage);
   add('SendMessageResult', S.SendMessageResult);
+  add(
+    'DeviceList',
+    listMessagingDevices.response,
+    `The reference mock's devices of a key's workspace; \`status\` is one of ${S.DEVICE_STATUSES.join(', ')}.`,
+  );
   add(
     'MessagingError',
     S.MessagingUnauthorized,
@@ -153,108 +171,98 @@ const RATE_HEADERS = {
 
 const json = (schema: unknown) => ({ 'application/json': { schema } });
 
-/** A management operation: 200 is success-or-failure (production answers most failures on 200), 403 is auth. */
-function management(summary: string, tag: string, success: string, extra: Json = {}): Json {
+/** A schema of an operation as a reference to its component, or a build-time error naming what to register. */
+function componentRef(schema: unknown, what: string): Json {
+  const id = componentNames.get(schema);
+  if (id === undefined) throw new Error(`OpenAPI: ${what} is not a named component; add it in componentSchemas().`);
+  return ref(id);
+}
+
+/** The path parameters of a template (`/api/plan/{planid}/user/{userid}`), each a positive integer. */
+function pathParameters(template: string): Json[] {
+  return [...template.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({
+    name,
+    in: 'path',
+    required: true,
+    schema: { type: 'integer', minimum: 1 },
+  }));
+}
+
+/** The query parameters, read off the operation's query schema (already a component), with their descriptions. */
+function queryParameters(op: Operation, schemas: Record<string, Json>): Json[] {
+  if (!op.query) return [];
+  const id = (componentRef(op.query, `the query of ${op.id}`).$ref as string).split('/').pop() as string;
+  const properties = (schemas[id]?.properties ?? {}) as Record<string, Json>;
+  return Object.entries(properties).map(([name, schema]) => ({
+    name,
+    in: 'query',
+    ...(QUERY_WORDS[name] && { description: QUERY_WORDS[name] }),
+    schema,
+  }));
+}
+
+/** Parameters, request body and words of one operation, in the document's key order. */
+function described(op: Operation, schemas: Record<string, Json>, security: Json[]): Json {
+  const words = OPERATION_WORDS[op.id as keyof typeof OPERATION_WORDS];
+  const parameters = [...pathParameters(op.path), ...queryParameters(op, schemas)];
   return {
-    summary,
-    tags: [tag],
-    security: [{ apiKey: [] }],
-    ...extra,
-    responses: {
-      '200': {
-        description:
-          'Success (`error` 0) or a failure answered on HTTP 200: validation, not found, and the rate limit (`error` 429).',
-        headers: RATE_HEADERS,
-        content: json({
-          oneOf: [{ allOf: [ref(success), { properties: { error: ref('SuccessFlag') } }] }, ref('ManagementFailure')],
-        }),
-      },
-      '403': {
-        description: 'Missing, invalid or expired API key, or a non-admin caller on an admin endpoint.',
-        content: json(ref('ManagementFailure')),
-      },
-    },
+    operationId: words.operationId,
+    summary: words.summary,
+    ...(words.description && { description: words.description }),
+    tags: [tagOf(op)],
+    security,
+    ...(parameters.length > 0 && { parameters }),
+    ...(op.body && {
+      requestBody: { required: true, content: json(componentRef(op.body, `the body of ${op.id}`)) },
+    }),
   };
 }
 
-const body = (schema: string) => ({ requestBody: { required: true, content: json(ref(schema)) } });
-const idParam = (name: string) => ({
-  name,
-  in: 'path',
-  required: true,
-  schema: { type: 'integer', minimum: 1 },
-});
-const withIds = (...names: string[]) => ({ parameters: names.map(idParam) });
-const pageParams = {
-  parameters: [
-    {
-      name: 'limit',
-      in: 'query',
-      description: 'Records per page (default 15).',
-      schema: { type: 'integer', minimum: 1 },
+/** Adds `operation` to `paths` under its template and method. */
+function addOperation(paths: Record<string, Json>, op: Operation, operation: Json): void {
+  paths[op.path] = { ...paths[op.path], [op.method.toLowerCase()]: operation };
+}
+
+/** A management operation: 200 is success-or-failure (production answers most failures on 200), 403 is auth. */
+function managementPaths(schemas: Record<string, Json>): Record<string, Json> {
+  const paths: Record<string, Json> = {};
+  for (const op of MANAGEMENT_OPERATIONS) {
+    const success = componentRef(op.response, `the answer of ${op.id}`);
+    addOperation(paths, op, {
+      ...described(op, schemas, [{ apiKey: [] }]),
+      responses: {
+        '200': {
+          description:
+            'Success (`error` 0) or a failure answered on HTTP 200: validation, not found, and the rate limit (`error` 429).',
+          headers: RATE_HEADERS,
+          content: json({
+            oneOf: [{ allOf: [success, { properties: { error: ref('SuccessFlag') } }] }, ref('ManagementFailure')],
+          }),
+        },
+        '403': {
+          description: 'Missing, invalid or expired API key, or a non-admin caller on an admin endpoint.',
+          content: json(ref('ManagementFailure')),
+        },
+      },
+    });
+  }
+  return paths;
+}
+
+/** What a messaging operation's success means, and its failures besides the 401 every one of them has. */
+const MESSAGING_ANSWERS: Record<MessagingOperationId, { ok: string; failures: Record<string, string> }> = {
+  'messages.send': {
+    ok: 'The message was queued.',
+    failures: {
+      '400': 'The body is not JSON or breaks a rule (`error` VALIDATION_ERROR, `field` names it).',
+      '404': "`device_id` is not a device of this key's workspace (`DEVICE_NOT_FOUND`).",
+      '409': 'The device is not ONLINE, or `auto` found none (`DEVICE_NOT_ONLINE`, `NO_ONLINE_DEVICE`).',
     },
-    {
-      name: 'page',
-      in: 'query',
-      description: 'Page number, 1-based (default 1).',
-      schema: { type: 'integer', minimum: 1 },
-    },
-  ],
+  },
+  'devices.list': { ok: "The devices of the key's workspace.", failures: {} },
 };
 
-function managementPaths(): Record<string, Json> {
-  return {
-    '/api/account': { get: management('Read the caller’s account', 'account', 'AccountResponse') },
-    '/api/account/update': {
-      put: management('Change the caller’s email or password', 'account', 'MessageEnvelope', body('AccountUpdate')),
-    },
-    '/api/domains': { get: management('List branded domains', 'domains', 'DomainPage', pageParams) },
-    '/api/domain/add': { post: management('Add a branded domain', 'domains', 'CreatedEnvelope', body('DomainCreate')) },
-    '/api/domain/{id}/update': {
-      put: management('Change a domain’s redirects', 'domains', 'MessageEnvelope', {
-        ...withIds('id'),
-        ...body('DomainUpdate'),
-      }),
-    },
-    '/api/domain/{id}/delete': {
-      delete: management('Delete a branded domain', 'domains', 'MessageEnvelope', withIds('id')),
-    },
-    '/api/splash': { get: management('List custom splash pages', 'splash', 'SplashPage', pageParams) },
-    '/api/overlay': { get: management('List call-to-action overlays', 'overlays', 'OverlayPage', pageParams) },
-    '/api/pixels': { get: management('List tracking pixels', 'pixels', 'PixelPage', pageParams) },
-    '/api/pixel/add': { post: management('Add a tracking pixel', 'pixels', 'CreatedEnvelope', body('PixelCreate')) },
-    '/api/pixel/{id}/update': {
-      put: management('Change a pixel', 'pixels', 'MessageEnvelope', { ...withIds('id'), ...body('PixelUpdate') }),
-    },
-    '/api/pixel/{id}/delete': { delete: management('Delete a pixel', 'pixels', 'MessageEnvelope', withIds('id')) },
-    '/api/qr': { get: management('List QR codes', 'qr', 'QrPage', pageParams) },
-    '/api/qr/{id}': { get: management('Read a QR code and its statistics', 'qr', 'QrDetailEnvelope', withIds('id')) },
-    '/api/qr/add': { post: management('Create a QR code', 'qr', 'QrCreatedEnvelope', body('QrCreate')) },
-    '/api/qr/{id}/update': {
-      put: management('Change a QR code', 'qr', 'MessageEnvelope', { ...withIds('id'), ...body('QrUpdate') }),
-    },
-    '/api/qr/{id}/delete': { delete: management('Delete a QR code', 'qr', 'MessageEnvelope', withIds('id')) },
-    '/api/plans': { get: management('List plans (admin)', 'plans', 'PlanList') },
-    '/api/plan/{planid}/user/{userid}': {
-      put: management('Subscribe a user to a plan (admin)', 'plans', 'MessageEnvelope', {
-        ...withIds('planid', 'userid'),
-        ...body('PlanSubscription'),
-      }),
-    },
-    '/api/users': {
-      get: management('List users (admin)', 'users', 'UserList', {
-        parameters: [{ name: 'filter', in: 'query', schema: { type: 'string', enum: [...S.USER_FILTERS] } }],
-      }),
-    },
-    '/api/user/{id}': { get: management('Read a user (admin)', 'users', 'UserResponse', withIds('id')) },
-    '/api/user/add': {
-      post: management('Register a user (admin)', 'users', 'UserCreatedEnvelope', body('UserCreate')),
-    },
-    '/api/user/{id}/delete': { delete: management('Delete a user (admin)', 'users', 'MessageEnvelope', withIds('id')) },
-  };
-}
-
-function messagingPaths(): Record<string, Json> {
+function messagingPaths(schemas: Record<string, Json>): Record<string, Json> {
   const failure = (description: string) => ({ description, content: json(ref('MessagingError')) });
   const unauthorized = {
     description: 'The header is missing, or the key is unknown or revoked (always exactly this body).',
@@ -271,60 +279,29 @@ function messagingPaths(): Record<string, Json> {
       ],
     }),
   };
-  return {
-    '/api/v1/wa/messages/send': {
-      post: {
-        summary: 'Send a one-to-one message through a connected device',
-        description: "`device_id` may be `auto`: the first ONLINE device of the key's workspace.",
-        tags: ['messaging'],
-        security: [{ messagingKey: [] }],
-        ...body('SendMessage'),
-        responses: {
-          '200': { description: 'The message was queued.', content: json(ref('SendMessageResult')) },
-          '400': failure('The body is not JSON or breaks a rule (`error` VALIDATION_ERROR, `field` names it).'),
-          '401': unauthorized,
-          '404': failure("`device_id` is not a device of this key's workspace (`DEVICE_NOT_FOUND`)."),
-          '409': failure('The device is not ONLINE, or `auto` found none (`DEVICE_NOT_ONLINE`, `NO_ONLINE_DEVICE`).'),
-        },
+  const paths: Record<string, Json> = {};
+  for (const op of MOCK_MESSAGING_OPERATIONS) {
+    const { ok, failures } = MESSAGING_ANSWERS[op.id];
+    addOperation(paths, op, {
+      ...described(op, schemas, [{ messagingKey: [] }]),
+      responses: {
+        '200': { description: ok, content: json(componentRef(op.response, `the answer of ${op.id}`)) },
+        '401': unauthorized,
+        ...Object.fromEntries(Object.entries(failures).map(([status, text]) => [status, failure(text)])),
       },
-    },
-    '/api/v1/wa/devices': {
-      get: {
-        summary: "List the workspace's devices (reference mock; the spec does not show this endpoint)",
-        tags: ['messaging'],
-        security: [{ messagingKey: [] }],
-        responses: {
-          '200': {
-            description: "The devices of the key's workspace.",
-            content: json({
-              type: 'object',
-              properties: {
-                success: { const: true },
-                data: {
-                  type: 'array',
-                  items: {
-                    type: 'object',
-                    properties: {
-                      device_id: { type: 'string' },
-                      name: { type: 'string' },
-                      phone: { type: 'string' },
-                      status: { type: 'string', examples: [...S.DEVICE_STATUSES] },
-                    },
-                    required: ['device_id', 'status'],
-                    additionalProperties: {},
-                  },
-                },
-              },
-              required: ['success', 'data'],
-              additionalProperties: {},
-            }),
-          },
-          '401': unauthorized,
-        },
-      },
-    },
-  };
+    });
+  }
+  return paths;
 }
+
+// The delivery rules as the engine applies them, written from its constants so the words cannot drift from it.
+const seconds = (ms: number) => `${ms / 1000}`;
+const DELIVERY_RULES =
+  `Answer HTTP 200 within ${seconds(ACK_TIMEOUT_MS)} seconds. A timeout or 5xx is retried after ` +
+  `${RETRY_DELAYS_MS.slice(0, -1).map(seconds).join(', ')} and ${seconds(RETRY_DELAYS_MS.at(-1) ?? 0)} s ` +
+  `(plus jitter); after ${RETRY_DELAYS_MS.length + 1} failed attempts (the first and ${RETRY_DELAYS_MS.length} retries) ` +
+  `the event goes to the dead-letter queue (up to ${DEAD_LETTER_CAPACITY} per tenant); ${CIRCUIT_THRESHOLD} ` +
+  `consecutive failures open the circuit for ${seconds(CIRCUIT_OPEN_MS)} s.`;
 
 const EVENT_SCHEMAS: Record<E.EventName, string> = {
   'message.received': 'MessageReceivedEvent',
@@ -357,9 +334,7 @@ function webhooks(): Record<string, Json> {
       post: {
         operationId: webhookOperationId(event),
         summary: `The gateway delivers a ${event} event`,
-        description:
-          'Answer HTTP 200 within 8 seconds. A timeout or 5xx is retried after 3, 6, 12, 24 and 48 s (plus jitter); ' +
-          'after 5 failed attempts the event goes to the dead-letter queue; 5 consecutive failures open the circuit for 30 s.',
+        description: DELIVERY_RULES,
         tags: ['webhooks'],
         parameters: headers(event),
         requestBody: { required: true, content: json(ref(EVENT_SCHEMAS[event])) },
@@ -412,7 +387,7 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
           'The reference mock’s own API under /__mock/ (not part of the service): set up state, simulate events, inspect deliveries, move a manual clock.',
       },
     ],
-    paths: withOperationIds({ ...managementPaths(), ...messagingPaths(), ...mockOwnPaths() }) as Record<string, Json>,
+    paths: { ...managementPaths(components), ...messagingPaths(components), ...mockOwnPaths() },
     webhooks: webhooks(),
     components: {
       schemas: { ...components, ...CONTROL_SCHEMAS },

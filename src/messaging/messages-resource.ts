@@ -1,8 +1,8 @@
 import type { RequestOptions } from '../core/api-client.js';
 import type { APIPromise } from '../core/api-promise.js';
 import { APIResource } from '../core/resource.js';
-import { callOf } from '../resources/shared.js';
-import type { SendMessage, SendMessageResult } from '../schemas/messaging.js';
+import { validate } from '../core/validation.js';
+import { SendMessage, type SendMessageResult } from '../schemas/messaging.js';
 import { sendMessage } from '../schemas/messaging-operations.js';
 
 /** Outbound messages of the messaging API. */
@@ -18,6 +18,17 @@ export class MessagesResource extends APIResource {
    * console.log(data?.message_id);
    */
   send(body: SendMessage, options?: RequestOptions): APIPromise<SendMessageResult> {
-    return this._client.request(() => callOf(sendMessage, { body, options }));
+    // The operation's fields (its body is SendMessage), not the generic callOf: a messaging-only bundle then carries
+    // no path templating.
+    const op = sendMessage;
+    return this._client.request(() => ({
+      operation: op.id,
+      method: op.method,
+      path: op.path,
+      body: validate(SendMessage, body, op.id, 'body'),
+      schema: op.response,
+      select: op.select,
+      options,
+    }));
   }
 }

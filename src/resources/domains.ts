@@ -2,7 +2,6 @@ import type { RequestOptions } from '../core/api-client.js';
 import type { APIPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/pagination.js';
 import { APIResource } from '../core/resource.js';
-import { validateId } from '../core/validation.js';
 import type { Domain, DomainCreate, DomainUpdate } from '../schemas/domain.js';
 import { createDomain, deleteDomain, listDomains, updateDomain } from '../schemas/operations.js';
 import type { PageQuery } from '../schemas/page.js';
@@ -30,15 +29,11 @@ export class DomainsResource extends APIResource {
 
   /** Changes a domain's redirects; send any subset. */
   update(id: number, body: DomainUpdate, options?: RequestOptions): APIPromise<ActionResult> {
-    return this._client.request(() =>
-      callOf(updateDomain, { path: { id: validateId(id, 'id', updateDomain.id) }, body, options }),
-    );
+    return this._client.request(() => callOf(updateDomain, { path: { id }, body, options }));
   }
 
   /** Deletes a domain. */
   delete(id: number, options?: RequestOptions): APIPromise<ActionResult> {
-    return this._client.request(() =>
-      callOf(deleteDomain, { path: { id: validateId(id, 'id', deleteDomain.id) }, options }),
-    );
+    return this._client.request(() => callOf(deleteDomain, { path: { id }, options }));
   }
 }

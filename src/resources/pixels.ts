@@ -2,7 +2,6 @@ import type { RequestOptions } from '../core/api-client.js';
 import type { APIPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/pagination.js';
 import { APIResource } from '../core/resource.js';
-import { validateId } from '../core/validation.js';
 import { createPixel, deletePixel, listPixels, updatePixel } from '../schemas/operations.js';
 import type { PageQuery } from '../schemas/page.js';
 import type { Pixel, PixelCreate, PixelUpdate } from '../schemas/pixel.js';
@@ -26,15 +25,11 @@ export class PixelsResource extends APIResource {
 
   /** Changes a pixel; `tag` is required. */
   update(id: number, body: PixelUpdate, options?: RequestOptions): APIPromise<ActionResult> {
-    return this._client.request(() =>
-      callOf(updatePixel, { path: { id: validateId(id, 'id', updatePixel.id) }, body, options }),
-    );
+    return this._client.request(() => callOf(updatePixel, { path: { id }, body, options }));
   }
 
   /** Deletes a pixel. */
   delete(id: number, options?: RequestOptions): APIPromise<ActionResult> {
-    return this._client.request(() =>
-      callOf(deletePixel, { path: { id: validateId(id, 'id', deletePixel.id) }, options }),
-    );
+    return this._client.request(() => callOf(deletePixel, { path: { id }, options }));
   }
 }

@@ -1,7 +1,6 @@
 import type { RequestOptions } from '../core/api-client.js';
 import type { APIPromise } from '../core/api-promise.js';
 import { APIResource } from '../core/resource.js';
-import { validateId } from '../core/validation.js';
 import { listPlans, subscribeUserToPlan } from '../schemas/operations.js';
 import type { Plan, PlanSubscription } from '../schemas/plan.js';
 import { type ActionResult, callOf } from './shared.js';
@@ -24,10 +23,8 @@ export class PlansResource extends APIResource {
     body: PlanSubscription,
     options?: RequestOptions,
   ): APIPromise<ActionResult> {
-    return this._client.request(() => {
-      const planid = validateId(planId, 'planId', subscribeUserToPlan.id);
-      const userid = validateId(userId, 'userId', subscribeUserToPlan.id);
-      return callOf(subscribeUserToPlan, { path: { planid, userid }, body, options });
-    });
+    return this._client.request(() =>
+      callOf(subscribeUserToPlan, { path: { planid: planId, userid: userId }, body, options }),
+    );
   }
 }

@@ -2,7 +2,6 @@ import type { RequestOptions } from '../core/api-client.js';
 import type { APIPromise } from '../core/api-promise.js';
 import type { PagePromise } from '../core/pagination.js';
 import { APIResource } from '../core/resource.js';
-import { validateId } from '../core/validation.js';
 import { createQrCode, deleteQrCode, getQrCode, listQrCodes, updateQrCode } from '../schemas/operations.js';
 import type { PageQuery } from '../schemas/page.js';
 import type { Qr, QrCreate, QrStats, QrUpdate } from '../schemas/qr.js';
@@ -33,7 +32,7 @@ export class QrResource extends APIResource {
 
   /** Reads one QR code and its statistics. */
   get(id: number, options?: RequestOptions): APIPromise<QrWithStats> {
-    return this._client.request(() => callOf(getQrCode, { path: { id: validateId(id, 'id', getQrCode.id) }, options }));
+    return this._client.request(() => callOf(getQrCode, { path: { id }, options }));
   }
 
   /**
@@ -47,15 +46,11 @@ export class QrResource extends APIResource {
 
   /** Changes a QR code's content or colours; `data` is required. */
   update(id: number, body: QrUpdate, options?: RequestOptions): APIPromise<ActionResult> {
-    return this._client.request(() =>
-      callOf(updateQrCode, { path: { id: validateId(id, 'id', updateQrCode.id) }, body, options }),
-    );
+    return this._client.request(() => callOf(updateQrCode, { path: { id }, body, options }));
   }
 
   /** Deletes a QR code. */
   delete(id: number, options?: RequestOptions): APIPromise<ActionResult> {
-    return this._client.request(() =>
-      callOf(deleteQrCode, { path: { id: validateId(id, 'id', deleteQrCode.id) }, options }),
-    );
+    return this._client.request(() => callOf(deleteQrCode, { path: { id }, options }));
   }
 }

@@ -1,7 +1,7 @@
 import type * as z from 'zod/mini';
 import type { RequestOptions, RequestSpec } from '../core/api-client.js';
-import { validate } from '../core/validation.js';
-import { fillPath, type Operation } from '../schemas/operation.js';
+import { validate, validateId } from '../core/validation.js';
+import type { Operation } from '../schemas/operation.js';
 import type { PageQuery } from '../schemas/page.js';
 
 /** The answer of update and delete calls: the service's confirmation message. */
@@ -16,10 +16,13 @@ export interface Created {
   id: number;
 }
 
+/** The SDK's argument name of a path parameter where the template's differs (the service writes `planid`). */
+const ARGUMENT_NAMES: Readonly<Record<string, string>> = { planid: 'planId', userid: 'userId' };
+
 /** What one call of an operation carries besides the operation itself. */
 export interface CallParts {
-  /** Path parameters by their name in the template, already checked (`validateId`). */
-  path?: Readonly<Record<string, number>>;
+  /** Path parameters by their name in the template (`{ id }`), checked to be positive integers. */
+  path?: Readonly<Record<string, unknown>>;
   /** Query parameters, checked against the operation's query rules. */
   query?: unknown;
   /** The body, checked against the operation's body rules. */
@@ -32,15 +35,17 @@ export interface CallParts {
  * Describes one call of `op` for the client: the path filled in, the query and body checked against the
  * operation's rules (throwing a ValidationError before anything is sent), the answer read with its response schema.
  */
-export function callOf<R extends z.core.$ZodType, T>(op: Operation<R, T>, parts: CallParts = {}): RequestSpec<R, T> {
+export function callOf<R extends z.core.$ZodType, T>(op: Operation<R, T>, parts: CallParts): RequestSpec<R, T> {
   return {
     operation: op.id,
     method: op.method,
-    path: parts.path ? fillPath(op.path, parts.path) : op.path,
-    ...(op.query && {
-      query: validate(op.query, parts.query ?? {}, op.id, 'query') as Record<string, string | number | undefined>,
-    }),
-    ...(op.body && { body: validate(op.body, parts.body, op.id, 'body') }),
+    // Each path parameter is checked, in the template's order, before the query and the body.
+    path: op.path.replace(/\{(\w+)\}/g, (_, name: string) =>
+      String(validateId(parts.path?.[name], ARGUMENT_NAMES[name] ?? name, op.id)),
+    ),
+    // Undefined when the operation takes none: the client then sends no query string and no body.
+    query: op.query && (validate(op.query, parts.query ?? {}, op.id, 'query') as Record<string, string | number>),
+    body: op.body && validate(op.bodyRules ?? op.body, parts.body, op.id, 'body'),
     schema: op.response,
     select: op.select,
     options: parts.options,

@@ -1,7 +1,6 @@
 import type { RequestOptions } from '../core/api-client.js';
 import type { APIPromise } from '../core/api-promise.js';
 import { APIResource } from '../core/resource.js';
-import { validateId } from '../core/validation.js';
 import { createUser, deleteUser, getUser, listUsers } from '../schemas/operations.js';
 import type { User, UserCreate, UserListQuery } from '../schemas/user.js';
 import { type ActionResult, callOf } from './shared.js';
@@ -29,7 +28,7 @@ export class UsersResource extends APIResource {
 
   /** Reads one user. */
   get(id: number, options?: RequestOptions): APIPromise<User> {
-    return this._client.request(() => callOf(getUser, { path: { id: validateId(id, 'id', getUser.id) }, options }));
+    return this._client.request(() => callOf(getUser, { path: { id }, options }));
   }
 
   /** Registers a user; the password needs at least 5 characters. */
@@ -39,8 +38,6 @@ export class UsersResource extends APIResource {
 
   /** Deletes a user. */
   delete(id: number, options?: RequestOptions): APIPromise<ActionResult> {
-    return this._client.request(() =>
-      callOf(deleteUser, { path: { id: validateId(id, 'id', deleteUser.id) }, options }),
-    );
+    return this._client.request(() => callOf(deleteUser, { path: { id }, options }));
   }
 }

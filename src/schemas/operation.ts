@@ -13,14 +13,19 @@ export interface Operation<R extends z.core.$ZodType = z.core.$ZodType, T = unkn
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   /** Path template with `{name}` parameters (OpenAPI's form; the mock's router reads them as `:name`). */
   path: string;
-  /** The group it belongs to in the document: the resource. */
-  tag: string;
+  /** The group it belongs to in the document. @default the resource: `id` up to its dot (`domains`) */
+  tag?: string;
   /** Only admins may call it; production answers others with HTTP 403. @default false */
   admin?: boolean;
   /** The query parameters, with the rules checked before sending. */
   query?: z.core.$ZodType;
-  /** The JSON body, with the rules the service applies (the SDK checks them before sending). */
+  /** The JSON body the service reads (`null` fields read as not sent): what the document describes. */
   body?: z.core.$ZodType;
+  /**
+   * The service's further rules on the body (formats, lengths) that it answers with its own messages, when `body`
+   * alone does not state them: the SDK checks these before sending. @default body
+   */
+  bodyRules?: z.core.$ZodType;
   /** A successful answer. */
   response: R;
   /** Picks the SDK's result out of a parsed answer. */
@@ -33,7 +38,7 @@ export interface Operation<R extends z.core.$ZodType = z.core.$ZodType, T = unkn
  */
 export const operation = <R extends z.core.$ZodType, T, const I extends string>(op: Operation<R, T, I>) => op;
 
-/** Fills the `{name}` parameters of `template` with already checked values: `/api/qr/{id}` -> `/api/qr/3`. */
-export function fillPath(template: string, values: Readonly<Record<string, number | string>>): string {
-  return template.replace(/\{(\w+)\}/g, (_, name: string) => String(values[name]));
+/** The group an operation belongs to in the document: its `tag`, or its resource (`id` up to the dot). */
+export function tagOf(op: Pick<Operation, 'id' | 'tag'>): string {
+  return op.tag ?? op.id.slice(0, op.id.indexOf('.'));
 }

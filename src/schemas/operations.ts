@@ -2,7 +2,7 @@
 // the mock serves them (its handlers keyed by `id`) and the OpenAPI document lists them; the document's prose lives
 // with the document (mock/openapi.ts), so the SDK bundle does not carry it.
 import * as z from 'zod/mini';
-import { Account } from './account.js';
+import { Account, AccountUpdate } from './account.js';
 import { Domain, DomainCreate, DomainUpdate } from './domain.js';
 import { CreatedEnvelope, dataEnvelope, MessageEnvelope } from './envelope.js';
 import { operation } from './operation.js';
@@ -33,7 +33,6 @@ export const getAccount = operation({
   id: 'account.get',
   method: 'GET',
   path: '/api/account',
-  tag: 'account',
   response: dataEnvelope(Account),
   select: toData,
 });
@@ -42,11 +41,8 @@ export const updateAccount = operation({
   id: 'account.update',
   method: 'PUT',
   path: '/api/account/update',
-  tag: 'account',
-  body: z.object({
-    email: z.optional(emailRules()),
-    password: z.optional(passwordRules()),
-  }),
+  body: AccountUpdate,
+  bodyRules: z.object({ email: z.optional(emailRules()), password: z.optional(passwordRules()) }),
   response: MessageEnvelope,
   select: toMessage,
 });
@@ -55,7 +51,6 @@ export const listDomains = operation({
   id: 'domains.list',
   method: 'GET',
   path: '/api/domains',
-  tag: 'domains',
   query: PageQuery,
   response: pagedEnvelope(Domain, ['domains']),
   select: itself,
@@ -65,9 +60,9 @@ export const createDomain = operation({
   id: 'domains.create',
   method: 'POST',
   path: '/api/domain/add',
-  tag: 'domains',
+  body: DomainCreate,
   // The spec's rule for `domain` (a URL with its scheme), on top of the shared body schema.
-  body: z.object({
+  bodyRules: z.object({
     ...DomainCreate.shape,
     domain: httpUrl('the branded domain'),
     redirectroot: z.optional(httpUrl('where visitors of the bare domain go')),
@@ -81,8 +76,8 @@ export const updateDomain = operation({
   id: 'domains.update',
   method: 'PUT',
   path: '/api/domain/{id}/update',
-  tag: 'domains',
-  body: z.object({
+  body: DomainUpdate,
+  bodyRules: z.object({
     ...DomainUpdate.shape,
     redirectroot: z.optional(httpUrl('where visitors of the bare domain go')),
     redirect404: z.optional(httpUrl('the custom 404 redirect')),
@@ -95,7 +90,6 @@ export const deleteDomain = operation({
   id: 'domains.delete',
   method: 'DELETE',
   path: '/api/domain/{id}/delete',
-  tag: 'domains',
   response: MessageEnvelope,
   select: toMessage,
 });
@@ -104,7 +98,6 @@ export const listSplashPages = operation({
   id: 'splash.list',
   method: 'GET',
   path: '/api/splash',
-  tag: 'splash',
   query: PageQuery,
   response: pagedEnvelope(Splash, ['splash']),
   select: itself,
@@ -114,7 +107,6 @@ export const listOverlays = operation({
   id: 'overlays.list',
   method: 'GET',
   path: '/api/overlay',
-  tag: 'overlays',
   query: PageQuery,
   // The spec names the collection `cta`; one production version says `overlay`.
   response: pagedEnvelope(Overlay, ['cta', 'overlay']),
@@ -125,7 +117,6 @@ export const listPixels = operation({
   id: 'pixels.list',
   method: 'GET',
   path: '/api/pixels',
-  tag: 'pixels',
   query: PageQuery,
   response: pagedEnvelope(Pixel, ['pixels']),
   select: itself,
@@ -135,7 +126,6 @@ export const createPixel = operation({
   id: 'pixels.create',
   method: 'POST',
   path: '/api/pixel/add',
-  tag: 'pixels',
   body: PixelCreate,
   response: CreatedEnvelope,
   select: toId,
@@ -145,7 +135,6 @@ export const updatePixel = operation({
   id: 'pixels.update',
   method: 'PUT',
   path: '/api/pixel/{id}/update',
-  tag: 'pixels',
   body: PixelUpdate,
   response: MessageEnvelope,
   select: toMessage,
@@ -155,7 +144,6 @@ export const deletePixel = operation({
   id: 'pixels.delete',
   method: 'DELETE',
   path: '/api/pixel/{id}/delete',
-  tag: 'pixels',
   response: MessageEnvelope,
   select: toMessage,
 });
@@ -164,7 +152,6 @@ export const listQrCodes = operation({
   id: 'qr.list',
   method: 'GET',
   path: '/api/qr',
-  tag: 'qr',
   query: PageQuery,
   response: pagedEnvelope(Qr, ['qrs']),
   select: itself,
@@ -174,7 +161,6 @@ export const getQrCode = operation({
   id: 'qr.get',
   method: 'GET',
   path: '/api/qr/{id}',
-  tag: 'qr',
   response: QrDetailEnvelope,
   select: (answer) => ({ details: answer.details, stats: answer.data }),
 });
@@ -183,7 +169,6 @@ export const createQrCode = operation({
   id: 'qr.create',
   method: 'POST',
   path: '/api/qr/add',
-  tag: 'qr',
   body: QrCreate,
   response: QrCreatedEnvelope,
   select: (answer) => ({ id: answer.id, link: answer.link }),
@@ -193,7 +178,6 @@ export const updateQrCode = operation({
   id: 'qr.update',
   method: 'PUT',
   path: '/api/qr/{id}/update',
-  tag: 'qr',
   body: QrUpdate,
   response: MessageEnvelope,
   select: toMessage,
@@ -203,7 +187,6 @@ export const deleteQrCode = operation({
   id: 'qr.delete',
   method: 'DELETE',
   path: '/api/qr/{id}/delete',
-  tag: 'qr',
   response: MessageEnvelope,
   select: toMessage,
 });
@@ -212,7 +195,6 @@ export const listPlans = operation({
   id: 'plans.list',
   method: 'GET',
   path: '/api/plans',
-  tag: 'plans',
   admin: true,
   response: dataEnvelope(z.array(Plan)),
   select: toData,
@@ -222,7 +204,6 @@ export const subscribeUserToPlan = operation({
   id: 'plans.subscribe',
   method: 'PUT',
   path: '/api/plan/{planid}/user/{userid}',
-  tag: 'plans',
   admin: true,
   body: PlanSubscription,
   response: MessageEnvelope,
@@ -233,7 +214,6 @@ export const listUsers = operation({
   id: 'users.list',
   method: 'GET',
   path: '/api/users',
-  tag: 'users',
   admin: true,
   query: UserListQuery,
   response: dataEnvelope(z.array(User)),
@@ -244,7 +224,6 @@ export const getUser = operation({
   id: 'users.get',
   method: 'GET',
   path: '/api/user/{id}',
-  tag: 'users',
   admin: true,
   response: dataEnvelope(User),
   select: toData,
@@ -254,9 +233,9 @@ export const createUser = operation({
   id: 'users.create',
   method: 'POST',
   path: '/api/user/add',
-  tag: 'users',
   admin: true,
-  body: z.object({
+  body: UserCreate,
+  bodyRules: z.object({
     ...UserCreate.shape,
     username: z.string().check(matching(USERNAME_PATTERN, 'must be 4-20 letters, digits or underscores')),
     email: emailRules(),
@@ -270,7 +249,6 @@ export const deleteUser = operation({
   id: 'users.delete',
   method: 'DELETE',
   path: '/api/user/{id}/delete',
-  tag: 'users',
   admin: true,
   response: MessageEnvelope,
   select: toMessage,

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createMockBackend, type MockBackend } from 'linkgate/mock';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildOpenApiDocument } from '../../mock/openapi.js';
+import { recordRetryTimeline } from '../../scripts/retry-timeline.js';
 import { EVENT_NAMES } from '../../src/schemas/events.js';
 import { OpenApiValidator } from './support/openapi-validator.js';
 
@@ -326,15 +327,20 @@ describe('the OpenAPI document describes the webhooks the mock gateway delivers'
 });
 
 describe('the OpenAPI document', () => {
-  it('documents every management and messaging route the mock serves (its own /__mock/ API and images aside)', () => {
-    const served = backend.router.groups
-      .filter((g) => g.name === 'management' || g.name === 'messaging')
-      .flatMap((g) => g.routes.map((r) => `${r.method} ${r.path.replace(/:(\w+)/g, '{$1}')}`));
-    expect(served.length).toBeGreaterThan(20);
-    const documented = Object.entries(doc.paths).flatMap(([path, item]) =>
-      Object.keys(item).map((m) => `${m.toUpperCase()} ${path}`),
+  it('states the delivery rules the engine runs: the waits, dead-lettering after the 6th failed attempt, the circuit', async () => {
+    const timeline = await recordRetryTimeline();
+    const real = timeline.attempts.filter(
+      (a) => a.deliveryId === timeline.deliveries[0] && a.outcome !== 'circuit-open',
     );
-    expect(served.filter((op) => !documented.includes(op))).toEqual([]);
+    const waits = real.slice(1, 5).map((a, i) => (a.startedAt - real[i]!.startedAt) / 1000);
+    const open = timeline.circuit[0]!;
+    expect(timeline.deadLetters.map((d) => d.deliveryId)).toContain(timeline.deliveries[0]);
+    for (const event of EVENT_NAMES) {
+      const { description } = (doc.webhooks[event] as { post: { description: string } }).post;
+      expect(description).toContain(`retried after ${waits.join(', ')}`);
+      expect(description).toContain(`after ${real.length} failed attempts`);
+      expect(description).toContain(`open the circuit for ${(open.openUntil! - open.at) / 1000} s`);
+    }
   });
 
   it('resolves every $ref and compiles every schema', () => {
