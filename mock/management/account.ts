@@ -1,5 +1,4 @@
-import { AccountUpdate } from '../../src/schemas/account.js';
-import type { ManagementOperationId } from '../../src/schemas/operations.js';
+import { type ManagementOperationId, updateAccount } from '../../src/schemas/operations.js';
 import type { Handlers } from '../http/operation-route.js';
 import { RequestRejection, success } from '../http/responses.js';
 import { toAccount } from './records.js';
@@ -12,7 +11,7 @@ export const accountHandlers = {
   'account.get': ({ context }) => success({ data: toAccount(context.user) }),
   'account.update'({ req, context }) {
     const { core, user } = context;
-    const body = parseWith(AccountUpdate, readJsonBody(req));
+    const body = parseWith(updateAccount.body, readJsonBody(req));
     if (body.email === undefined && body.password === undefined) {
       return success({ message: 'No changes were done to the account.' });
     }

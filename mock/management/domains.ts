@@ -1,5 +1,4 @@
-import { DomainCreate, DomainUpdate } from '../../src/schemas/domain.js';
-import type { ManagementOperationId } from '../../src/schemas/operations.js';
+import { createDomain, type ManagementOperationId, updateDomain } from '../../src/schemas/operations.js';
 import { isHttpUrl } from '../../src/schemas/rules.js';
 import type { Handlers } from '../http/operation-route.js';
 import { RequestRejection, success } from '../http/responses.js';
@@ -27,7 +26,7 @@ export const domainHandlers = {
   'domains.list': ownedListHandler({ collection: 'domains', table: 'domains', record: toDomain }),
   'domains.create'({ req, context }) {
     const { core, user } = context;
-    const body = parseWith(DomainCreate, readJsonBody(req), {
+    const body = parseWith(createDomain.body, readJsonBody(req), {
       message: (issues) => (issues.some((i) => i.field === 'domain') ? BAD_DOMAIN : undefined),
     });
     const domain = body.domain.trim();
@@ -46,7 +45,7 @@ export const domainHandlers = {
     const id = readId(params);
     const raw = readJsonBody(req);
     const row = ownRow(context.core.store.domains, id, context.user.id, NOT_FOUND);
-    const body = parseWith(DomainUpdate, raw);
+    const body = parseWith(updateDomain.body, raw);
     if (body.redirectroot === undefined && body.redirect404 === undefined) throw new RequestRejection('No data sent.');
     checkRedirects(body);
     if (body.redirectroot !== undefined) row.redirectroot = body.redirectroot;

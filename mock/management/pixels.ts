@@ -1,5 +1,5 @@
-import type { ManagementOperationId } from '../../src/schemas/operations.js';
-import { PixelCreate, type PixelType, PixelUpdate } from '../../src/schemas/pixel.js';
+import { createPixel, type ManagementOperationId, updatePixel } from '../../src/schemas/operations.js';
+import type { PixelType } from '../../src/schemas/pixel.js';
 import type { Handlers } from '../http/operation-route.js';
 import { RequestRejection, success } from '../http/responses.js';
 import { createdId } from './created-id.js';
@@ -60,7 +60,7 @@ export const pixelHandlers = {
     for (const field of ['type', 'name', 'tag'] as const) {
       if (isBlank(raw[field])) throw new RequestRejection(MISSING[field]);
     }
-    const body = parseWith(PixelCreate, raw, {
+    const body = parseWith(createPixel.body, raw, {
       message: (issues) =>
         issues.some((i) => i.field === 'type') ? 'Pixel provider is currently not supported.' : undefined,
     });
@@ -74,7 +74,7 @@ export const pixelHandlers = {
     const raw = readJsonBody(req);
     const row = ownRow(core.store.pixels, id, user.id, NOT_FOUND);
     if (isBlank(raw.tag)) throw new RequestRejection(MISSING.tag);
-    const body = parseWith(PixelUpdate, raw);
+    const body = parseWith(updatePixel.body, raw);
     checkTag(row.type as PixelType, body.tag, user, core.store.pixels, row.id);
     row.tag = body.tag;
     core.store.pixels.reindex(row);

@@ -1,5 +1,5 @@
-import type { ManagementOperationId } from '../../src/schemas/operations.js';
-import { PlanSubscription, SUBSCRIPTION_TYPES } from '../../src/schemas/plan.js';
+import { type ManagementOperationId, subscribeUserToPlan } from '../../src/schemas/operations.js';
+import { SUBSCRIPTION_TYPES } from '../../src/schemas/plan.js';
 import type { Handlers } from '../http/operation-route.js';
 import { RequestRejection, success } from '../http/responses.js';
 import { addMonths, formatDate, parseDate } from './calendar.js';
@@ -23,7 +23,7 @@ export const planHandlers = {
         issues: [`type: must be one of ${SUBSCRIPTION_TYPES.map((t) => `"${t}"`).join(', ')}`],
       });
     }
-    const body = parseWith(PlanSubscription, raw);
+    const body = parseWith(subscribeUserToPlan.body, raw);
     if (body.expiration !== undefined && parseDate(body.expiration) === undefined) {
       rejectField('expiration', 'must be a real date in the form YYYY-MM-DD HH:MM:SS');
     }

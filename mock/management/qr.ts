@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
-import type { ManagementOperationId } from '../../src/schemas/operations.js';
-import { QR_DATA_BY_TYPE, QrCreate, type QrData, type QrType, QrUpdate } from '../../src/schemas/qr.js';
+import { createQrCode, type ManagementOperationId, updateQrCode } from '../../src/schemas/operations.js';
+import { QR_DATA_BY_TYPE, type QrData, type QrType } from '../../src/schemas/qr.js';
 import type { Handlers } from '../http/operation-route.js';
 import { RequestRejection, success } from '../http/responses.js';
 import { ownedDeleteHandler, ownedListHandler } from './owned-routes.js';
@@ -60,7 +60,7 @@ export const qrHandlers = {
   'qr.create'({ req, context }) {
     const { core, user } = context;
     const raw = readJsonBody(req);
-    const body = parseWith(QrCreate, raw, { message: qrMessage });
+    const body = parseWith(createQrCode.body, raw, { message: qrMessage });
     checkCapacity(body.type, body.data);
     const name = readName(raw);
     const row = core.store.addQr(user.id, {
@@ -77,7 +77,7 @@ export const qrHandlers = {
     const id = readId(params);
     const raw = readJsonBody(req);
     const row = ownRow(context.core.store.qrs, id, context.user.id, NOT_FOUND);
-    const body = parseWith(QrUpdate, raw, { message: qrMessage });
+    const body = parseWith(updateQrCode.body, raw, { message: qrMessage });
     // The spec leaves `type` in an update open; the mock honours it, so `data` is checked against the new type.
     const type: QrType = body.type ?? row.type;
     const { data } = parseWith(

@@ -1,6 +1,5 @@
-import type { ManagementOperationId } from '../../src/schemas/operations.js';
+import { createUser, listUsers, type ManagementOperationId } from '../../src/schemas/operations.js';
 import { USERNAME_PATTERN } from '../../src/schemas/primitives.js';
-import { UserCreate, UserListQuery } from '../../src/schemas/user.js';
 import type { Handlers } from '../http/operation-route.js';
 import { RequestRejection, success } from '../http/responses.js';
 import { parseDate } from './calendar.js';
@@ -22,7 +21,7 @@ const FILTERS: Record<'admin' | 'free' | 'pro', (u: UserRow) => boolean> = {
 /** Users (admin only): list (not paged), read, add, delete with everything they own. */
 export const userHandlers = {
   'users.list'({ req, context }) {
-    const { filter } = parseWith(UserListQuery, { filter: req.query.get('filter') || undefined });
+    const { filter } = parseWith(listUsers.query, { filter: req.query.get('filter') || undefined });
     const users = [...context.core.store.users.values()].filter(filter ? FILTERS[filter] : () => true);
     return success({ data: users.map(toUser) });
   },
@@ -33,7 +32,7 @@ export const userHandlers = {
   },
   'users.create'({ req, context }) {
     const { store } = context.core;
-    const body = parseWith(UserCreate, readJsonBody(req), {
+    const body = parseWith(createUser.body, readJsonBody(req), {
       message: (issues) =>
         issues.some((i) => REQUIRED.has(i.field)) ? 'Invalid request or incorrect data format.' : undefined,
     });

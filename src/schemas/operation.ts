@@ -33,10 +33,18 @@ export interface Operation<R extends z.core.$ZodType = z.core.$ZodType, T = unkn
 }
 
 /**
- * Declares an operation: the identity, there so `select`'s argument is inferred from `response` and `id` stays
- * literal for the mock's handler tables.
+ * Declares an operation: the identity, there so `select`'s argument is inferred from `response`, and `id`, `body`
+ * and `query` keep their own types (the mock's handlers parse with the operation's own schemas).
  */
-export const operation = <R extends z.core.$ZodType, T, const I extends string>(op: Operation<R, T, I>) => op;
+export const operation = <
+  R extends z.core.$ZodType,
+  T,
+  const I extends string,
+  B extends z.core.$ZodType | undefined = undefined,
+  Q extends z.core.$ZodType | undefined = undefined,
+>(
+  op: Operation<R, T, I> & { body?: B; query?: Q },
+) => op as Operation<R, T, I> & { body: B; query: Q };
 
 /** The group an operation belongs to in the document: its `tag`, or its resource (`id` up to the dot). */
 export function tagOf(op: Pick<Operation, 'id' | 'tag'>): string {
