@@ -124,9 +124,10 @@ export interface RequestSpec<S extends z.core.$ZodType, T> {
 
 /** One call's fixed parts, worked out once before its first attempt. */
 interface PreparedCall<S extends z.core.$ZodType, T> {
-  spec: RequestSpec<S, T>;
+  /** The call as its resource described it. */
+  request: RequestSpec<S, T>;
   /** e.g. `GET /api/domains`, for messages. */
-  label: string;
+  name: string;
   /** Path and query below the base URL. */
   target: string;
   /** This call's extra headers. */
@@ -136,18 +137,10 @@ interface PreparedCall<S extends z.core.$ZodType, T> {
   signal: AbortSignal | undefined;
 }
 
-/** Where a call stands between its attempts. */
-interface CallProgress {
-  /** Retries after transient failures so far. */
-  retries: number;
-  /** Rate-limit answers in a row so far. */
-  rateLimitAnswers: number;
-  /** The last wait was a rate-limit answer's, announced already: holding the retry for the same reset is not news. */
-  announced: boolean;
-}
-
 /** How one attempt ended: with an answer, or with a failure before any (connection, timeout, redirect, size). */
-type Attempt = { answer: Answer; response: Response; error?: undefined } | { answer?: undefined; error: Error };
+type Attempt =
+  | { answer: Answer; response: Response; error?: undefined }
+  | { answer?: undefined; response?: undefined; error: Error };
 
 /** How far an answer's X-RateLimit-Reset may be from the client's clock before the clocks are taken to differ. */
 const CLOCK_AGREEMENT_MS = 3_600_000;
@@ -194,6 +187,7 @@ export class APIClient {
   readonly #log: LevelledLogger;
   /** The rate-limit policy and budget; with `rateLimit: false` only its policy for rate-limit answers applies. */
   readonly #limiter: RateLimiter;
+  #lastRateLimit: RateLimitObservation | null = null;
   /** Set when an answer's X-RateLimit-Reset shows the server's clock is not this client's: waits cannot work then. */
   #clockMismatch: string | null = null;
 
@@ -229,7 +223,8 @@ export class APIClient {
       ...options.headers,
     };
     this.#fetch = options.fetch ?? globalThis.fetch;
-    // Our own timeout (on the injected clock), retries, redirect rule and error mapping replace ky's.
+    // Our own timeout (on the injected clock), retries, redirect rule and error mapping replace ky's. Made once: its
+    // defaults merge into each call's options as the same options given per call would (no cost measurable here).
     this.#ky = ky.create({
       timeout: false,
       retry: 0,
@@ -246,19 +241,20 @@ export class APIClient {
     this.#limiter = new RateLimiter({
       clock: this.#clock,
       key: `linkgate:${fingerprint(`${apiKey}@${new URL(this.baseUrl).origin}`)}`,
-      mode: rateLimit || 'wait',
-      budget: rateLimit !== false,
-      ...(options.maxRateLimitWait === undefined
-        ? {}
-        : { maxWaitMs: checkNumber(options.maxRateLimitWait, 'maxRateLimitWait', profile, 0) }),
-      ...(options.rateLimitStore ? { store: options.rateLimitStore } : {}),
-      ...(options.onRateLimit ? { onRateLimit: options.onRateLimit } : {}),
+      mode: rateLimit,
+      // Left undefined, the limiter's own defaults apply (the longest wait, a store of its own).
+      maxWaitMs:
+        options.maxRateLimitWait === undefined
+          ? undefined
+          : checkNumber(options.maxRateLimitWait, 'maxRateLimitWait', profile, 0),
+      store: options.rateLimitStore,
+      onRateLimit: options.onRateLimit,
     });
   }
 
   /** The rate-limit figures of the last answer that carried them, or null before any. */
   get rateLimit(): RateLimitInfo | null {
-    const seen = this.#limiter.lastSeen;
+    const seen = this.#lastRateLimit;
     return seen && { limit: seen.limit, remaining: seen.remaining, resetAt: new Date(seen.resetAt) };
   }
 
@@ -320,17 +316,28 @@ export class APIClient {
    */
   async #execute<S extends z.core.$ZodType, T>(spec: RequestSpec<S, T>): Promise<WithResponse<T>> {
     const call = this.#prepare(spec);
-    const progress: CallProgress = { retries: 0, rateLimitAnswers: 0, announced: false };
+    let retries = 0;
+    let rateLimitAnswers = 0;
+    // After a rate-limit answer the wait was announced already; holding the retry for the same reset is not news.
+    let announced = false;
     for (;;) {
-      const attempt = await this.#sendOnce(call, progress);
+      const attempt = await this.#sendOnce(call, !announced);
       const failure = this.#classify(attempt);
-      if (!failure && attempt.answer) return { data: this.#parse(spec, attempt.answer), response: attempt.response };
-      if (!failure) continue;
-      if (!this.#shouldRetry(call, failure, progress)) {
-        if (attempt.error) this.#log.error?.(`${call.label} failed: ${failure.message}`);
+      // Only an answer can be a success: #classify returns a send's own failure as it stands.
+      if (!failure) {
+        return { data: this.#parse(spec, attempt.answer as Answer), response: attempt.response as Response };
+      }
+      // Rate-limit answers are counted apart from retries: the 1st, 2nd, ... of either kind.
+      const rateLimited = failure instanceof RateLimitError;
+      const nth = rateLimited ? rateLimitAnswers + 1 : retries + 1;
+      if (!this.#shouldRetry(call, failure, nth)) {
+        if (attempt.error) this.#log.error?.(`${call.name} failed: ${failure.message}`);
         throw failure;
       }
-      await this.#waitToRetry(call, failure, this.#retryDelay(call, failure, progress), progress);
+      if (rateLimited) rateLimitAnswers = nth;
+      else retries = nth;
+      await this.#waitToRetry(call, failure, this.#retryDelay(failure, nth), nth);
+      announced = rateLimited;
     }
   }
 
@@ -338,8 +345,8 @@ export class APIClient {
   #prepare<S extends z.core.$ZodType, T>(spec: RequestSpec<S, T>): PreparedCall<S, T> {
     const options = spec.options ?? {};
     return {
-      spec,
-      label: `${spec.method} ${spec.path}`,
+      request: spec,
+      name: `${spec.method} ${spec.path}`,
       target: spec.path + queryString(spec.query),
       headers: options.headers,
       timeout: options.timeout ?? this.timeout,
@@ -352,12 +359,11 @@ export class APIClient {
    * Step 1, send once: waits for rate-limit budget, sends, reads the answer (bounded) and feeds its rate-limit
    * headers back to the limiter. A failure before any answer is returned, not thrown, so the same steps judge it.
    */
-  async #sendOnce(call: PreparedCall<z.core.$ZodType, unknown>, progress: CallProgress): Promise<Attempt> {
-    const { spec, signal } = call;
+  async #sendOnce(call: PreparedCall<z.core.$ZodType, unknown>, announce: boolean): Promise<Attempt> {
+    const { request: spec, signal } = call;
     if (signal?.aborted) throw userAbort(spec);
     const limiter = this.#limiter;
-    const wait = limiter.acquire(signal, !progress.announced);
-    progress.announced = false;
+    const wait = limiter.acquire(signal, announce);
     if (wait) await wait;
     const started = this.#clock.now();
     this.#log.debug?.(
@@ -375,18 +381,19 @@ export class APIClient {
     const now = this.#clock.now();
     const seen = readRateLimitHeaders(response.headers, now);
     if (seen) {
+      this.#lastRateLimit = seen;
       if (this.#clocksAgree(seen, now)) {
         const observed = limiter.observe(seen);
         if (observed) await observed;
       } else {
         // A window on another clock cannot be planned by: send freely, and fail (not hang) if told to wait.
-        limiter.observeUnlimited(seen);
+        limiter.observeUnlimited();
       }
     } else if (response.status >= 200 && response.status < 300) {
       // The API answered without stating a limit: it advertises none, so stop holding requests until it does.
       limiter.observeUnlimited();
     }
-    this.#log.info?.(`${call.label} ${response.status} in ${now - started} ms`);
+    this.#log.info?.(`${call.name} ${response.status} in ${now - started} ms`);
     let body: unknown;
     let isJson = false;
     try {
@@ -421,51 +428,45 @@ export class APIClient {
   }
 
   /**
-   * Step 3, should it retry: a rate-limit answer as the limiter's policy says (never while the clocks differ);
+   * Step 3, should it retry (the `nth` time): a rate-limit answer as the limiter's policy says (never while the
+   * clocks differ);
    * a connection failure, timeout, 408 or 5xx while retries are left, except for POST, which creates records and
    * may have been applied already.
    */
-  #shouldRetry(call: PreparedCall<z.core.$ZodType, unknown>, failure: Error, progress: CallProgress): boolean {
+  #shouldRetry(call: PreparedCall<z.core.$ZodType, unknown>, failure: Error, nth: number): boolean {
     if (failure instanceof RateLimitError) {
-      return this.#clockMismatch === null && this.#limiter.waitsOut(failure, progress.rateLimitAnswers + 1);
+      return this.#clockMismatch === null && this.#limiter.waitsOut(failure, nth);
     }
-    if (progress.retries >= call.maxRetries || call.spec.method === 'POST') return false;
+    if (nth > call.maxRetries || call.request.method === 'POST') return false;
     if (failure instanceof APIError) return failure.status === 408 || failure.status >= 500;
     return failure instanceof APIConnectionError;
   }
 
   /**
-   * Step 4, how long to wait: until a rate-limit answer's reset (the limiter's word); otherwise 0.5 s doubling per
-   * retry, capped at 8 s, minus up to 25% jitter so clients that failed together do not retry together.
+   * Step 4, how long to wait before the `nth` retry: until a rate-limit answer's reset (the limiter's word);
+   * otherwise 0.5 s doubling per retry, capped at 8 s, minus up to 25% jitter so clients that failed together do not retry together.
    */
-  #retryDelay(_call: PreparedCall<z.core.$ZodType, unknown>, failure: Error, progress: CallProgress): number {
+  #retryDelay(failure: Error, nth: number): number {
     if (failure instanceof RateLimitError) return this.#limiter.answerDelay(failure);
-    return Math.round(Math.min(8000, 500 * 2 ** progress.retries) * (1 - 0.25 * this.#random()));
+    return Math.round(Math.min(8000, 500 * 2 ** (nth - 1)) * (1 - 0.25 * this.#random()));
   }
 
-  /** Says why and how long, then waits; a rate-limit answer's wait is the limiter's (it holds every call of the key). */
-  async #waitToRetry(
-    call: PreparedCall<z.core.$ZodType, unknown>,
-    failure: Error,
-    delay: number,
-    progress: CallProgress,
-  ): Promise<void> {
+  /**
+   * Step 5, wait: says why and how long, then waits `delay` ms before the `nth` retry; a rate-limit answer's wait is
+   * the limiter's (with the budget on, it holds every call of the key).
+   */
+  async #waitToRetry(call: PreparedCall<z.core.$ZodType, unknown>, failure: Error, delay: number, nth: number) {
     try {
       if (failure instanceof RateLimitError) {
-        progress.rateLimitAnswers++;
-        this.#log.warn?.(`${call.label} rate limited; retrying in ${delay} ms`);
-        await this.#limiter.waitOut(failure, call.signal);
-        progress.announced = true;
+        this.#log.warn?.(`${call.name} rate limited; retrying in ${delay} ms`);
+        await this.#limiter.waitOut(failure, this.#lastRateLimit?.limit ?? 0, call.signal);
         return;
       }
-      progress.retries++;
       const reason = failure instanceof APIError ? `HTTP ${failure.status}` : failure.message;
-      this.#log.warn?.(
-        `${call.label} failed (${reason}); retry ${progress.retries} of ${call.maxRetries} in ${delay} ms`,
-      );
+      this.#log.warn?.(`${call.name} failed (${reason}); retry ${nth} of ${call.maxRetries} in ${delay} ms`);
       await sleep(this.#clock, delay, call.signal);
     } catch (error) {
-      if (call.signal?.aborted) throw userAbort(call.spec);
+      if (call.signal?.aborted) throw userAbort(call.request);
       throw error;
     }
   }
@@ -475,7 +476,7 @@ export class APIClient {
    * here, within the base URL's origin only; the body is read with the `maxResponseBytes` bound.
    */
   async #send(call: PreparedCall<z.core.$ZodType, unknown>): Promise<{ response: Response; text: string }> {
-    const { spec, signal, timeout } = call;
+    const { request: spec, signal, timeout } = call;
     const timer = new AbortController();
     // Awaited by the caller, so it may keep the process alive; cancelled below whatever happens.
     const handle = awaitedTimeout(this.#clock, () => timer.abort(), timeout);
@@ -484,6 +485,8 @@ export class APIClient {
     // The signal goes to fetch rather than to ky: ky would merge it with its own through AbortSignal.any on every call.
     const fetch = (request: Request | URL | string, init?: RequestInit) => send(request, { ...init, signal: abort });
     // The query is built by hand: ky's searchParams would parse the URL and build the Request a second time per call.
+    // The base URL is joined by hand too: ky's `baseUrl` resolves it through a new Request per call, and its `prefix`
+    // would also prefix a redirect's absolute target; messages name the full URL anyway.
     let target: string | URL = this.baseUrl + call.target;
     let method: string = spec.method;
     let json = spec.body;
@@ -495,9 +498,9 @@ export class APIClient {
           fetch,
           ...(call.headers ? { headers: call.headers } : {}),
         });
-        const next = this.#redirectTarget(spec, response, String(target), redirects);
+        const next = this.#redirectTarget(call.name, response, String(target), redirects);
         if (next === null) {
-          const text = await readBoundedText(response, this.maxResponseBytes, call.label);
+          const text = await readBoundedText(response, this.maxResponseBytes, call.name);
           return { response, text };
         }
         void response.body?.cancel().catch(() => {});
@@ -512,7 +515,7 @@ export class APIClient {
       if (signal?.aborted) throw userAbort(spec);
       if (timer.signal.aborted) {
         throw new APIConnectionTimeoutError(
-          `${call.label} got no answer within ${timeout} ms. Raise the timeout option or retry later.`,
+          `${call.name} got no answer within ${timeout} ms. Raise the timeout option or retry later.`,
         );
       }
       const url = this.baseUrl + call.target;
@@ -539,18 +542,12 @@ export class APIClient {
    * Where a redirect answer points, when it is to be followed (same origin); null when the answer is not a redirect
    * (a 3xx without Location is an answer like any other). Throws for another origin, or past {@link MAX_REDIRECTS}.
    */
-  #redirectTarget(
-    spec: RequestSpec<z.core.$ZodType, unknown>,
-    response: Response,
-    from: string,
-    redirects: number,
-  ): string | null {
+  #redirectTarget(call: string, response: Response, from: string, redirects: number): string | null {
     const { status } = response;
     // Browsers hide a manual redirect's target (an "opaqueredirect" with status 0).
     const hidden = response.type === 'opaqueredirect';
     const location = hidden ? null : response.headers.get('location');
     if (!hidden && (!REDIRECT_STATUSES.has(status) || location === null)) return null;
-    const call = `${spec.method} ${spec.path}`;
     let next: URL | null = null;
     try {
       next = location === null ? null : new URL(location, from);

@@ -32,7 +32,7 @@ export interface AssumedWindow {
 }
 
 /** The documented budget (30 requests per 60 s), assumed until an answer states the real one. */
-export const DEFAULT_ASSUMED_WINDOW: Readonly<AssumedWindow> = Object.freeze({ limit: 30, windowMs: 60_000 });
+export const DEFAULT_ASSUMED_WINDOW: Readonly<AssumedWindow> = { limit: 30, windowMs: 60_000 };
 
 /**
  * Where the client's rate limiter keeps the budget. Every method must be atomic per `key`, so several processes that share

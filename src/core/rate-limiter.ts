@@ -36,13 +36,12 @@ export interface RateLimiterOptions {
   key: string;
   /** Where the budget is kept. @default a new MemoryRateLimitStore */
   store?: RateLimitStore;
-  /** `wait` holds requests until the budget refills; `throw` fails them with RateLimitError at once. @default 'wait' */
-  mode?: 'wait' | 'throw';
   /**
-   * False turns the budget off: nothing is held before sending, and a rate-limit answer holds only its own call.
-   * Rate-limit answers are still waited out (or thrown) by the same policy. @default true
+   * `wait` holds requests until the budget refills; `throw` fails them with RateLimitError at once; `false` keeps no
+   * budget (nothing is held before sending) and a rate-limit answer holds only its own call, which still waits it out.
+   * @default 'wait'
    */
-  budget?: boolean;
+  mode?: 'wait' | 'throw' | false;
   /** The longest a request may be held, in ms; past it a RateLimitError is thrown instead. @default 120000 */
   maxWaitMs?: number;
   /** Called whenever a request is held or rate limited. */
@@ -111,8 +110,7 @@ export class RateLimiter {
   readonly #clock: Clock;
   readonly #key: string;
   readonly #store: RateLimitStore;
-  readonly #mode: 'wait' | 'throw';
-  readonly #budget: boolean;
+  readonly #mode: 'wait' | 'throw' | false;
   /** True when the store may change behind this limiter's back (another process, or another client). */
   readonly #shared: boolean;
   readonly #maxWaitMs: number;
@@ -125,7 +123,6 @@ export class RateLimiter {
   #draining = false;
   /** True after an answer without rate-limit headers: requests go out without taking budget. */
   #unlimited = false;
-  #lastSeen: RateLimitObservation | null = null;
 
   constructor(options: RateLimiterOptions) {
     this.#clock = options.clock;
@@ -133,25 +130,19 @@ export class RateLimiter {
     this.#store = options.store ?? unsharedMemoryStore();
     this.#shared = options.store !== undefined;
     this.#mode = options.mode ?? 'wait';
-    this.#budget = options.budget ?? true;
     this.#maxWaitMs = options.maxWaitMs ?? DEFAULT_MAX_RATE_LIMIT_WAIT;
     this.#onRateLimit = options.onRateLimit;
     this.#assumed = options.assumed ?? DEFAULT_ASSUMED_WINDOW;
   }
 
-  /** The rate-limit figures of the last answer that carried them, or null before any. */
-  get lastSeen(): RateLimitObservation | null {
-    return this.#lastSeen;
-  }
-
   /**
    * Resolves when one request may be sent; pair each with {@link release}. Rejects with RateLimitError when the wait
-   * would pass `maxWaitMs` (or at once in `throw` mode), and with APIUserAbortError when `signal` aborts. `notify`
-   * false holds without calling `onRateLimit`, for a retry whose wait was already announced.
+   * would pass `maxWaitMs` (or at once in `throw` mode), and with APIUserAbortError when `signal` aborts while held
+   * (the client checks it before asking). `notify` false holds without calling `onRateLimit`, for a retry whose wait
+   * was already announced.
    */
   acquire(signal?: AbortSignal, notify = true): Promise<void> | undefined {
-    if (!this.#budget) return undefined;
-    if (signal?.aborted) return Promise.reject(abortError());
+    if (this.#mode === false) return undefined;
     if (this.#unlimited && this.#queue.length === 0) {
       this.#inFlight++;
       return undefined;
@@ -177,8 +168,7 @@ export class RateLimiter {
 
   /** Feeds an answer's rate-limit figures back into the budget. Call after {@link release}. */
   observe(seen: RateLimitObservation): Promise<void> | undefined {
-    this.#lastSeen = seen;
-    if (!this.#budget) return undefined;
+    if (this.#mode === false) return undefined;
     this.#unlimited = false;
     const done = this.#store.observe(this.#key, seen, this.#inFlight, this.#clock.now());
     // A bigger limit than assumed, or a new window, may free queued calls now.
@@ -196,9 +186,8 @@ export class RateLimiter {
    * `linkgate mock --rate-limit off`). Stop holding requests, and free those already queued, until an answer states
    * a limit again ({@link observe}) or the API answers "rate limited" ({@link block}).
    */
-  observeUnlimited(seen?: RateLimitObservation): void {
-    if (seen) this.#lastSeen = seen;
-    if (!this.#budget) return;
+  observeUnlimited(): void {
+    if (this.#mode === false) return;
     this.#unlimited = true;
     if (this.#queue.length > 0) this.#drainSoon(0);
   }
@@ -220,22 +209,22 @@ export class RateLimiter {
   }
 
   /**
-   * Announces the wait for a rate-limit answer's reset (`onRateLimit`) and waits: with the budget on, every call of
+   * Announces the wait for a rate-limit answer's reset (`onRateLimit`, with the `limit` last stated) and waits: with the budget on, every call of
    * the key is held until then; without it, only this one. Rejects with the signal's reason when it aborts.
    */
-  async waitOut(failure: RateLimitError, signal: AbortSignal | undefined): Promise<void> {
-    const now = this.#clock.now();
-    const resetAt = Math.max(failure.resetAt.getTime(), now + MIN_ANSWER_WAIT_MS);
+  async waitOut(failure: RateLimitError, limit: number, signal: AbortSignal | undefined): Promise<void> {
+    const waitMs = this.answerDelay(failure);
+    const resetAt = this.#clock.now() + waitMs;
     this.#onRateLimit?.({
       reason: 'answer',
-      limit: this.#lastSeen?.limit ?? 0,
+      limit,
       remaining: 0,
       resetAt: new Date(resetAt),
-      waitMs: resetAt - now,
+      waitMs,
     });
     // Blocking the shared budget holds every other call too; acquire() then waits for the reset.
-    if (this.#budget) await this.block(resetAt);
-    else await sleep(this.#clock, resetAt - now, signal);
+    if (this.#mode !== false) await this.block(resetAt);
+    else await sleep(this.#clock, waitMs, signal);
   }
 
   /** The API answered "rate limited" until `resetAt`: hold everything until then. */
