@@ -69,7 +69,7 @@ export interface ResolvedMockBackendOptions {
 
 /** The runtime-neutral mock backend: routes light requests to the route groups over one in-memory store. */
 export interface BackendCore<C extends Clock = Clock> {
-  /** Answers one request; never throws. */
+  /** Answers one request; never throws. @internal */
   handle(req: MockRequest): Promise<MockResponse>;
   /** The in-memory tables. */
   readonly store: MockStore;
@@ -77,17 +77,17 @@ export interface BackendCore<C extends Clock = Clock> {
   readonly clock: C;
   /** The admin user's API key. */
   readonly adminKey: string;
-  /** The per-key limiter of the management API, undefined when `rateLimit: false`. */
+  /** The per-key limiter of the management API, undefined when `rateLimit: false`. @internal */
   readonly rateLimiter: RateLimiter | undefined;
-  /** The router; add route groups (messaging, control) with `router.add(group)`. */
+  /** The router; add route groups (messaging, control) with `router.add(group)`. @internal */
   readonly router: MockRouter;
-  /** The options in force. */
+  /** The options in force. @internal */
   readonly options: ResolvedMockBackendOptions;
   /** The messaging gateway (mock/messaging, over the engine in mock/gateway): keys, devices, delivery, simulators. */
   readonly gateway: Gateway<C>;
   /** Randomness for keys and tokens. */
   random(): number;
-  /** The base for absolute links the mock serves itself (QR images): the request's origin plus `baseUrl`'s path. */
+  /** The base for absolute links the mock serves itself (QR images): the request's origin plus `baseUrl`'s path. @internal */
   linkBase(req: MockRequest): string;
   /** Back to the seeded state: same users, keys and records; rate windows and the gateway cleared. */
   reset(): void;

@@ -2,7 +2,6 @@
 
 import { PermissionDeniedError } from 'linkgate';
 import {
-  type BackendCore,
   createMockBackend,
   ManualClock,
   type MockServer,
@@ -16,6 +15,7 @@ import { main as listAllDomains } from '../../examples/list-all-domains.js';
 import { main as qrStats } from '../../examples/qr-stats.js';
 import { createApp, main as honoReceiver } from '../../examples/webhook-receiver-hono.js';
 import { main as nodeReceiver } from '../../examples/webhook-receiver-node.js';
+import type { BackendCore } from '../../mock/backend.js';
 
 const SECRET = `whsec_live_${'0123456789abcdef'.repeat(2)}`;
 const closers: (() => Promise<void>)[] = [];

@@ -2,10 +2,11 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { createMockBackend, MAX_BODY_BYTES } from 'linkgate/mock';
+import { createMockBackend } from 'linkgate/mock';
 import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_BODY_BYTES } from '../../../mock/http/body-limit.js';
 
 // A real server standing for "the rest of the network": requests msw does not handle reach it.
 let network: Server;

@@ -1,13 +1,7 @@
 import { request as httpRequest } from 'node:http';
-import {
-  createMockBackend,
-  MAX_BODY_BYTES,
-  ManualClock,
-  type MockBackend,
-  type MockServer,
-  startMockServer,
-} from 'linkgate/mock';
+import { createMockBackend, ManualClock, type MockBackend, type MockServer, startMockServer } from 'linkgate/mock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { MAX_BODY_BYTES } from '../../../mock/http/body-limit.js';
 
 let backend: MockBackend;
 let server: MockServer<MockBackend>;

@@ -15,12 +15,12 @@ import {
   createMockBackend,
   type MockBackend,
   type MockBackendOptions,
-  type MockRequest,
   type MockServer,
   startMockServer,
 } from 'linkgate/mock';
 import { type SetupServer, setupServer } from 'msw/node';
 import { afterAll, beforeAll, beforeEach, describe } from 'vitest';
+import type { MockRequest } from '../../../mock/http/types.js';
 
 /** The origin tests address in msw mode; msw answers it, so it never needs to resolve. */
 export const MSW_BASE_URL = 'https://api.linkgate.test';
