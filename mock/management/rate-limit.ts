@@ -1,4 +1,5 @@
 import type { Clock } from '../../src/core/clock.js';
+import { DEFAULT_ASSUMED_WINDOW } from '../../src/core/rate-limit-store.js';
 
 /** How many requests a key may make per window. */
 export interface RateLimitOptions {
@@ -8,8 +9,8 @@ export interface RateLimitOptions {
   windowMs: number;
 }
 
-/** The management API's documented limit: 30 requests per minute per key. */
-export const DEFAULT_RATE_LIMIT: RateLimitOptions = { limit: 30, windowMs: 60_000 };
+/** The management API's documented limit: 30 requests per minute per key (the figure the SDK assumes, written once). */
+export const DEFAULT_RATE_LIMIT: RateLimitOptions = { ...DEFAULT_ASSUMED_WINDOW };
 
 /** The outcome of counting one request. */
 export interface RateDecision {
