@@ -1,0 +1,104 @@
+// What a client is configured with (the options users pass, and what each API family supplies) and how resources
+// describe one call: the types of the request path in src/core/api-client.ts, apart from its code.
+import type * as z from 'zod/mini';
+import type { Clock } from './clock.js';
+import type { AnswerClassifier } from './error-mapping.js';
+import type { Logger, LogLevel } from './logger.js';
+import type { RateLimitStore } from './rate-limit-store.js';
+import type { RateLimitEvent } from './rate-limiter.js';
+
+/** A `fetch`-compatible function. */
+export type Fetch = (input: Request | URL | string, init?: RequestInit) => Promise<Response>;
+
+/** Options every client accepts. */
+export interface ClientOptions {
+  /** The API key sent as `Authorization: Bearer <key>`. @default process.env.LINKGATE_API_KEY (where it exists) */
+  apiKey?: string;
+  /** The service's base URL, e.g. `https://links.example.com`. @default process.env.LINKGATE_BASE_URL (where it exists) */
+  baseUrl?: string;
+  /** A custom `fetch` (instrumentation, proxies, test doubles). @default globalThis.fetch */
+  fetch?: Fetch;
+  /** Per-attempt time limit in ms, including reading the body. @default 30000 */
+  timeout?: number;
+  /**
+   * The most bytes one answer's body may have (counted after decompression). Reading stops there and the call fails
+   * with ResponseTooLargeError, so an endless or huge answer (or a gzip bomb) cannot exhaust memory. The API's pages
+   * are a few KB; raise it only for very large `limit`s.
+   * @default 16777216 (16 MiB)
+   */
+  maxResponseBytes?: number;
+  /** Retries after a connection error, timeout, 408 or 5xx (not for POST). @default 2 */
+  maxRetries?: number;
+  /** Extra headers on every request. */
+  headers?: Record<string, string>;
+  /** Where log lines go (`console` fits). @default none: silent */
+  logger?: Logger;
+  /** How much to log. @default 'info' when a logger is given */
+  logLevel?: LogLevel;
+  /** Where time comes from (waits, timeouts, back-off). @default systemClock */
+  clock?: Clock;
+  /** Random numbers in [0, 1) for back-off jitter. @default Math.random */
+  random?: () => number;
+  /** Allow construction in a browser, where the key would be visible to every visitor. @default false */
+  dangerouslyAllowBrowser?: boolean;
+  /**
+   * What to do when the request budget is spent: `wait` holds requests until the window resets, `throw` fails them
+   * with RateLimitError at once, `false` turns the client-side limiter off (answers are still retried). The budget is
+   * assumed to be 30 per 60 s before the first answer, then read from the `X-RateLimit-*` headers; while answers carry
+   * none, the server advertises no limit and nothing is held (rate-limit answers are still waited out and retried).
+   * @default 'wait' (management client)
+   */
+  rateLimit?: 'wait' | 'throw' | false;
+  /** The longest one request may wait for rate-limit budget, in ms; past it a RateLimitError is thrown. @default 120000 */
+  maxRateLimitWait?: number;
+  /** Called whenever a request is held for budget or the API answered "rate limited". */
+  onRateLimit?: (event: RateLimitEvent) => void;
+  /** Where the budget lives; share one (e.g. Redis-backed) between processes that use the same key. @default in memory */
+  rateLimitStore?: RateLimitStore;
+}
+
+/** Options of a single call; they override the client's. */
+export interface RequestOptions {
+  /** Aborts the call, including any wait for budget or back-off. */
+  signal?: AbortSignal;
+  /** Per-attempt time limit in ms. @default the client's `timeout` */
+  timeout?: number;
+  /** Retries after transient failures. @default the client's `maxRetries` */
+  maxRetries?: number;
+  /** Extra headers for this call. */
+  headers?: Record<string, string>;
+}
+
+/** What differs between API families; supplied by each client class, not by users. */
+export interface ClientProfile {
+  /** Class name for messages, e.g. `Linkgate`. */
+  name: string;
+  /** Environment variable with the API key. */
+  apiKeyEnv: string;
+  /** Environment variable with the base URL. */
+  baseUrlEnv: string;
+  /** Decides which answers are failures. */
+  classify: AnswerClassifier;
+  /** Whether the client-side rate limiter is on unless the user says otherwise. */
+  rateLimitByDefault: boolean;
+}
+
+/** One API call, as resources describe it. */
+export interface RequestSpec<S extends z.core.$ZodType, T> {
+  /** e.g. `domains.update`, for messages. */
+  operation: string;
+  /** HTTP method. */
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  /** Path below the base URL, ids already validated. */
+  path: string;
+  /** Query parameters; undefined values are left out. */
+  query?: Record<string, string | number | undefined>;
+  /** JSON body, already validated. */
+  body?: unknown;
+  /** Schema of a successful answer. */
+  schema: S;
+  /** Picks the result out of the parsed answer. */
+  select: (parsed: z.output<S>) => T;
+  /** Per-call options. */
+  options?: RequestOptions | undefined;
+}
