@@ -1,7 +1,7 @@
 import { type Clock, systemClock } from '../core/clock.js';
 import { EVENT_NAMES, type EventMap, type EventName } from '../schemas/events.js';
 import type { UnknownWebhookEvent } from './parse.js';
-import { type Verifier, type VerifyWebhookOptions, verifierFor } from './verify.js';
+import { compile, Verifier, type WebhookVerifierOptions } from './verify.js';
 import { WebhookVerificationError } from './webhook-errors.js';
 
 /** What a handler gets besides the event. */
@@ -35,7 +35,7 @@ export interface HandlerFailureContext {
 }
 
 /** Options of {@link createWebhookHandler}: the verification options plus the routing. */
-export interface WebhookHandlerOptions extends VerifyWebhookOptions {
+export interface WebhookHandlerOptions extends WebhookVerifierOptions {
   /** Handlers per event name; events without one are acknowledged and ignored. */
   on?: WebhookHandlers;
   /** Handler for events the catalog does not list; without it they are acknowledged and ignored. */
@@ -92,7 +92,7 @@ const ACK_BODY = '{"status":"success"}';
  * });
  */
 export function createWebhookHandler(options: WebhookHandlerOptions): WebhookRequestHandler {
-  const verifier: Verifier = verifierFor(options);
+  const verifier = new Verifier(compile(options));
   const on = options.on ?? {};
   checkHandlers(on, options);
   const ackTimeoutMs = options.ackTimeoutMs ?? 7000;

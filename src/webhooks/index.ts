@@ -19,65 +19,39 @@
  * @module linkgate/webhooks
  */
 
-export * from '../schemas/events.js';
-export { constantTimeEqual } from './constant-time.js';
-export { type DedupeStore, MemoryDedupeStore, type MemoryDedupeStoreOptions } from './dedupe.js';
 export {
-  DEFAULT_HEADER_PREFIX,
-  type DeliveryHeaderInput,
-  deliveryHeaders,
-  WEBHOOK_USER_AGENT,
-} from './delivery-headers.js';
+  type DeviceQrEvent,
+  type DeviceStatusEvent,
+  EVENT_NAMES,
+  type EventName,
+  type Media,
+  type MessageAckEvent,
+  type MessageReceivedEvent,
+  type MessageSentEvent,
+  type WebhookEvent,
+} from '../schemas/events.js';
+export { type DedupeStore, MemoryDedupeStore } from './dedupe.js';
 export {
   createWebhookHandler,
-  type DeliveryContext,
-  type EventHandler,
-  type HandlerFailureContext,
   type WebhookHandlerOptions,
   type WebhookHandlers,
   type WebhookRequestHandler,
 } from './handler.js';
-export type { HeaderSource, NodeHeaders } from './header-reader.js';
-export { ACCEPTED_MEDIA_TYPES, isMediaAcceptable, MAX_MEDIA_BYTES, type MediaVerdict } from './media.js';
-export {
-  type NodeHandlerOptions,
-  type NodeResponseLike,
-  type NodeWebhookHandler,
-  toNodeHandler,
-} from './node-handler.js';
-export type { NodeRequestLike } from './node-request.js';
-export {
-  isKnownEventName,
-  type KnownWebhookEvent,
-  type ParsedWebhookEvent,
-  parseWebhookEvent,
-  type UnknownWebhookEvent,
-} from './parse.js';
+export { isMediaAcceptable } from './media.js';
+export { type NodeHandlerOptions, type NodeWebhookHandler, toNodeHandler } from './node-handler.js';
+export { type ParsedWebhookEvent, parseWebhookEvent } from './parse.js';
 export { decodeQrImage } from './qr-image.js';
-export { DEFAULT_BODY_TIMEOUT_MS, DEFAULT_MAX_BODY_BYTES, type RawBody } from './raw-body.js';
-export type { SecretList, TenantAndDeviceSecrets, WebhookSecretOption } from './secrets.js';
-export {
-  createTestDelivery,
-  type NamedTestEvent,
-  type TestDelivery,
-  type TestDeliveryCommon,
-  type TestDeliveryOptions,
-  type TestEventObject,
-} from './test-delivery.js';
+export type { WebhookSecretOption } from './secrets.js';
+export { createTestDelivery, type TestDelivery, type TestDeliveryOptions } from './test-delivery.js';
 export {
   createWebhookVerifier,
   type VerifiedDelivery,
   type VerifyWebhookOptions,
   verifyWebhook,
-  verifyWebhookDelivery,
   verifyWebhookSync,
   type WebhookDeliveryInput,
   type WebhookVerifier,
+  type WebhookVerifierOptions,
 } from './verify.js';
-export {
-  WEBHOOK_ERROR_STATUS,
-  type WebhookErrorCode,
-  type WebhookErrorDetails,
-  type WebhookPayloadIssue,
-  WebhookVerificationError,
-} from './webhook-errors.js';
+export { WEBHOOK_ERROR_STATUS, type WebhookErrorCode, WebhookVerificationError } from './webhook-errors.js';
+export type * as WebhookTypes from './webhook-types.js';

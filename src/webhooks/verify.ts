@@ -23,7 +23,7 @@ export interface WebhookDeliveryInput {
   body: RawBody;
 }
 
-/** How deliveries are verified. Read once per options object: replace `secret` rather than mutating it in place. */
+/** How {@link verifyWebhook} and {@link verifyWebhookSync} check a delivery; read afresh on every call. */
 export interface VerifyWebhookOptions {
   /** The webhook secret(s): `'whsec_live_…'`, a list during rotation, or `{ tenant, devices: { [deviceId]: 'whsec_dev_…' } }`. */
   secret: WebhookSecretOption;
@@ -38,18 +38,6 @@ export interface VerifyWebhookOptions {
    * @default systemClock
    */
   clock?: Pick<Clock, 'now'> & Partial<Pick<Clock, 'setTimeout'>>;
-  /**
-   * Records delivery ids so a repeated delivery is reported as a duplicate instead of handled twice: a store (e.g. Redis,
-   * see {@link DedupeStore}), or `true` for an in-memory {@link MemoryDedupeStore} (10,000 ids). With `verifyWebhook`,
-   * reuse one options object, or each call gets a fresh memory store. Requires the `X-Service-Delivery-ID` header.
-   * @default off
-   */
-  dedupe?: DedupeStore | boolean;
-  /**
-   * How long a delivery id is remembered by `dedupe`, in ms. Retries span under two minutes; manual replays can come later.
-   * @default 86_400_000 (24 h)
-   */
-  dedupeTtlMs?: number;
   /**
    * The prefix of the gateway's headers, for deployments that brand them differently.
    * @default 'X-Service-'
@@ -69,7 +57,26 @@ export interface VerifyWebhookOptions {
   bodyTimeoutMs?: number;
 }
 
-/** The outcome of {@link verifyWebhookDelivery}. */
+/**
+ * Options of {@link createWebhookVerifier} and {@link createWebhookHandler}: the verification options plus `dedupe`,
+ * which needs an object that lives across deliveries to remember their ids.
+ */
+export interface WebhookVerifierOptions extends VerifyWebhookOptions {
+  /**
+   * Records delivery ids so a repeated delivery is reported as a duplicate instead of handled twice: a store (e.g. Redis,
+   * see {@link DedupeStore}), or `true` for an in-memory {@link MemoryDedupeStore} (10,000 ids) owned by this verifier
+   * or handler. Requires the `X-Service-Delivery-ID` header.
+   * @default off
+   */
+  dedupe?: DedupeStore | boolean;
+  /**
+   * How long a delivery id is remembered by `dedupe`, in ms. Retries span under two minutes; manual replays can come later.
+   * @default 86_400_000 (24 h)
+   */
+  dedupeTtlMs?: number;
+}
+
+/** The outcome of {@link WebhookVerifier.verifyDelivery}. */
 export interface VerifiedDelivery {
   /** The validated event. */
   event: ParsedWebhookEvent;
@@ -81,7 +88,7 @@ export interface VerifiedDelivery {
 
 /** Options checked and pre-computed once: secret bytes, lower-cased header names. */
 export interface CompiledVerifier {
-  readonly options: VerifyWebhookOptions;
+  readonly options: WebhookVerifierOptions;
   readonly secrets: SecretBook;
   readonly tolerance: number | false;
   readonly clock: Pick<Clock, 'now'>;
@@ -119,7 +126,7 @@ const DIGITS = /^\d{1,15}$/;
  * const verifier = createWebhookVerifier({ secret: process.env.WEBHOOK_SECRET! });
  * const event = await verifier.verify(request);
  */
-export function createWebhookVerifier(options: VerifyWebhookOptions): WebhookVerifier {
+export function createWebhookVerifier(options: WebhookVerifierOptions): WebhookVerifier {
   return new Verifier(compile(options));
 }
 
@@ -129,11 +136,17 @@ export interface WebhookVerifier {
   readonly maxBodyBytes: number;
   /** How long a body may take to arrive, in ms. */
   readonly bodyTimeoutMs: number;
-  /** See {@link verifyWebhook}. */
+  /**
+   * See {@link verifyWebhook}. With `dedupe`, a delivery id seen before throws `code: 'duplicate'` (status 200):
+   * acknowledge it, don't handle it.
+   */
   verify(input: Request | WebhookDeliveryInput): Promise<ParsedWebhookEvent>;
-  /** See {@link verifyWebhookSync}. */
+  /** See {@link verifyWebhookSync}. `dedupe`, if set, must be synchronous (e.g. {@link MemoryDedupeStore}). */
   verifySync(input: WebhookDeliveryInput): ParsedWebhookEvent;
-  /** See {@link verifyWebhookDelivery}. */
+  /**
+   * Like {@link verifyWebhook}, but reports a repeated delivery as `duplicate: true` instead of throwing, and returns
+   * the delivery id, e.g. to `dedupe.delete(id)` when your processing fails and you want the gateway's retry to run.
+   */
   verifyDelivery(input: Request | WebhookDeliveryInput): Promise<VerifiedDelivery>;
 }
 
@@ -230,33 +243,23 @@ async function claim(store: DedupeStore, id: string, ttlMs: number): Promise<boo
   return true;
 }
 
-const verifierByOptions = new WeakMap<VerifyWebhookOptions, { snapshot: VerifyWebhookOptions; verifier: Verifier }>();
-
-/** The verifier for `options`, cached per options object (secret bytes are computed once) and rebuilt if a field was replaced. */
-export function verifierFor(options: VerifyWebhookOptions): Verifier {
-  const cached = verifierByOptions.get(options);
-  if (cached && sameOptions(cached.snapshot, options)) return cached.verifier;
-  const compiled = compile(options);
-  const verifier = new Verifier(compiled);
-  verifierByOptions.set(options, { snapshot: compiled.options, verifier });
-  return verifier;
+/**
+ * The verifier of one call of verifyWebhook / verifyWebhookSync / verifyWebhookDelivery. Nothing is kept between calls,
+ * so `dedupe`, which must remember ids, is refused here rather than silently forgetting them with each call.
+ */
+function verifierOfCall(options: VerifyWebhookOptions, call: string): Verifier {
+  const dedupe = (options as WebhookVerifierOptions | null | undefined)?.dedupe;
+  if (dedupe !== undefined && dedupe !== false) {
+    throw new TypeError(
+      `options.dedupe is not an option of ${call}, which keeps nothing between calls: create one verifier with ` +
+        'createWebhookVerifier({ secret, dedupe }) (or one handler with createWebhookHandler) and reuse it for every delivery.',
+    );
+  }
+  return new Verifier(compile(options));
 }
 
-/** Snapshot of the fields, so a replaced field is noticed. */
-function sameOptions(snapshot: VerifyWebhookOptions, live: VerifyWebhookOptions): boolean {
-  return (
-    snapshot.secret === live.secret &&
-    snapshot.tolerance === live.tolerance &&
-    snapshot.clock === live.clock &&
-    snapshot.dedupe === live.dedupe &&
-    snapshot.dedupeTtlMs === live.dedupeTtlMs &&
-    snapshot.headerPrefix === live.headerPrefix &&
-    snapshot.maxBodyBytes === live.maxBodyBytes &&
-    snapshot.bodyTimeoutMs === live.bodyTimeoutMs
-  );
-}
-
-function compile(options: VerifyWebhookOptions): CompiledVerifier {
+/** Checks the options once and pre-computes what every delivery needs; for the handler and createWebhookVerifier. */
+export function compile(options: WebhookVerifierOptions): CompiledVerifier {
   if (options === null || typeof options !== 'object') {
     throw new TypeError('options are required: pass at least { secret }.');
   }
@@ -432,7 +435,7 @@ function isRequest(input: unknown): input is Request {
 /**
  * Verifies a delivery and returns its typed event: the secret (constant time, any configured candidate), the
  * timestamp window, the body size, JSON, schema, and that the event/device headers agree with the body.
- * With `dedupe`, a delivery id seen before throws `code: 'duplicate'` (status 200): acknowledge it, don't handle it.
+ * To recognise repeated deliveries, use one {@link createWebhookVerifier} with `dedupe` instead: it keeps the ids.
  *
  * @throws {WebhookVerificationError} with a `code` and the HTTP `status` to answer.
  * @example
@@ -452,18 +455,17 @@ export function verifyWebhook(
   options: VerifyWebhookOptions,
 ): Promise<ParsedWebhookEvent> {
   try {
-    return verifierFor(options).verify(input);
+    return verifierOfCall(options, 'verifyWebhook').verify(input);
   } catch (err) {
     return Promise.reject(err);
   }
 }
 
 /**
- * {@link verifyWebhook} for a body already in hand (string or bytes), without a promise. `dedupe`, if set, must be
- * synchronous (e.g. {@link MemoryDedupeStore}).
+ * {@link verifyWebhook} for a body already in hand (string or bytes), without a promise.
  */
 export function verifyWebhookSync(input: WebhookDeliveryInput, options: VerifyWebhookOptions): ParsedWebhookEvent {
-  return verifierFor(options).verifySync(input);
+  return verifierOfCall(options, 'verifyWebhookSync').verifySync(input);
 }
 
 /**
@@ -475,7 +477,7 @@ export function verifyWebhookDelivery(
   options: VerifyWebhookOptions,
 ): Promise<VerifiedDelivery> {
   try {
-    return verifierFor(options).verifyDelivery(input);
+    return verifierOfCall(options, 'verifyWebhookDelivery').verifyDelivery(input);
   } catch (err) {
     return Promise.reject(err);
   }

@@ -5,12 +5,12 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   createTestDelivery,
   createWebhookHandler,
-  DEFAULT_BODY_TIMEOUT_MS,
-  type NodeRequestLike,
   toNodeHandler,
   verifyWebhook,
   type WebhookRequestHandler,
 } from '../../src/webhooks/index.js';
+import type { NodeRequestLike } from '../../src/webhooks/node-request.js';
+import { DEFAULT_BODY_TIMEOUT_MS } from '../../src/webhooks/raw-body.js';
 import { clockAtNow, messageReceived, NOW_S, TENANT_SECRET } from './support/fixtures.js';
 import { trickle } from './support/hostile-client.js';
 

@@ -2,11 +2,13 @@ import { describe, expect, it, vi } from 'vitest';
 import {
   createTestDelivery,
   createWebhookHandler,
+  createWebhookVerifier,
   type DedupeStore,
   MemoryDedupeStore,
-  verifyWebhookDelivery,
+  verifyWebhook,
   verifyWebhookSync,
 } from '../../src/webhooks/index.js';
+import { verifyWebhookDelivery } from '../../src/webhooks/verify.js';
 import { clockAtNow, messageReceived, NOW_S, TENANT_SECRET } from './support/fixtures.js';
 
 const send = (deliveryId = 'd-1') =>
@@ -70,25 +72,52 @@ describe('MemoryDedupeStore', () => {
 });
 
 describe('a repeated delivery is acknowledged, not handled twice', () => {
-  it('verifyWebhookDelivery reports the second arrival as a duplicate', async () => {
-    const options = { secret: TENANT_SECRET, clock: clockAtNow(), dedupe: new MemoryDedupeStore() };
-    expect((await verifyWebhookDelivery(send().request, options)).duplicate).toBe(false);
-    const again = await verifyWebhookDelivery(send().request, options);
+  it("a verifier's verifyDelivery reports the second arrival as a duplicate", async () => {
+    const verifier = createWebhookVerifier({
+      secret: TENANT_SECRET,
+      clock: clockAtNow(),
+      dedupe: new MemoryDedupeStore(),
+    });
+    expect((await verifier.verifyDelivery(send().request)).duplicate).toBe(false);
+    const again = await verifier.verifyDelivery(send().request);
     expect(again).toMatchObject({ duplicate: true, deliveryId: 'd-1', event: { event: 'message.received' } });
   });
 
-  it('verifyWebhookSync throws a duplicate error for the second arrival', () => {
-    const options = { secret: TENANT_SECRET, clock: clockAtNow(), dedupe: new MemoryDedupeStore() };
+  it("a verifier's verifySync throws a duplicate error for the second arrival", () => {
+    const verifier = createWebhookVerifier({
+      secret: TENANT_SECRET,
+      clock: clockAtNow(),
+      dedupe: new MemoryDedupeStore(),
+    });
     const { headers, body } = send();
-    verifyWebhookSync({ headers, body }, options);
-    expect(() => verifyWebhookSync({ headers, body }, options)).toThrow(expect.objectContaining({ code: 'duplicate' }));
+    verifier.verifySync({ headers, body });
+    expect(() => verifier.verifySync({ headers, body })).toThrow(expect.objectContaining({ code: 'duplicate' }));
+  });
+
+  it('is refused by the one-call functions, which would forget every id, naming the verifier to use instead', async () => {
+    const options = { secret: TENANT_SECRET, clock: clockAtNow(), dedupe: true };
+    const { headers, body, request } = send();
+    const fix =
+      'create one verifier with createWebhookVerifier({ secret, dedupe }) (or one handler with createWebhookHandler)';
+    expect(() => verifyWebhookSync({ headers, body }, options)).toThrow(
+      new TypeError(
+        `options.dedupe is not an option of verifyWebhookSync, which keeps nothing between calls: ${fix} and reuse it for every delivery.`,
+      ),
+    );
+    await expect(verifyWebhook(request, options)).rejects.toThrow('options.dedupe is not an option of verifyWebhook,');
+    await expect(verifyWebhookDelivery(request, options)).rejects.toThrow(
+      'options.dedupe is not an option of verifyWebhookDelivery,',
+    );
   });
 
   it('does not record deliveries that fail verification', async () => {
     const dedupe = new MemoryDedupeStore();
     const { headers } = send();
     await expect(
-      verifyWebhookDelivery({ headers, body: '{' }, { secret: TENANT_SECRET, clock: clockAtNow(), dedupe }),
+      createWebhookVerifier({ secret: TENANT_SECRET, clock: clockAtNow(), dedupe }).verifyDelivery({
+        headers,
+        body: '{',
+      }),
     ).rejects.toMatchObject({ code: 'invalid_json' });
     expect(dedupe.has('d-1')).toBe(false);
   });

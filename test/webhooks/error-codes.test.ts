@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import {
   createTestDelivery,
+  createWebhookVerifier,
   MemoryDedupeStore,
-  type TestDeliveryCommon,
-  type TestEventObject,
   type VerifyWebhookOptions,
   verifyWebhook,
   WebhookVerificationError,
 } from '../../src/webhooks/index.js';
+import type { TestDeliveryCommon, TestEventObject } from '../../src/webhooks/test-delivery.js';
 import { clockAtNow, DEVICE_SECRET, messageReceived, NOW_S, TENANT_SECRET } from './support/fixtures.js';
 
 const options: VerifyWebhookOptions = { secret: TENANT_SECRET, clock: clockAtNow() };
@@ -70,10 +70,10 @@ describe('verifyWebhook refuses each kind of bad delivery with its code', () => 
   it('missing_header naming X-Service-Delivery-ID when dedupe needs it', async () => {
     const { headers, body } = delivery();
     const err = await rejection(
-      verifyWebhook(
-        { headers: without(headers, 'X-Service-Delivery-ID'), body },
-        { ...options, dedupe: new MemoryDedupeStore() },
-      ),
+      createWebhookVerifier({ ...options, dedupe: new MemoryDedupeStore() }).verify({
+        headers: without(headers, 'X-Service-Delivery-ID'),
+        body,
+      }),
     );
     expect(err).toMatchObject({ code: 'missing_header', header: 'X-Service-Delivery-ID' });
   });
@@ -161,10 +161,10 @@ describe('verifyWebhook refuses each kind of bad delivery with its code', () => 
   });
 
   it('duplicate (status 200) when dedupe has seen the delivery id', async () => {
-    const dedupe = new MemoryDedupeStore();
+    const verifier = createWebhookVerifier({ ...options, dedupe: new MemoryDedupeStore() });
     const d = delivery();
-    await verifyWebhook(d.request, { ...options, dedupe });
-    const err = await rejection(verifyWebhook(d.request, { ...options, dedupe }));
+    await verifier.verify(d.request);
+    const err = await rejection(verifier.verify(d.request));
     expect(err).toMatchObject({ code: 'duplicate', status: 200, deliveryId: d.deliveryId });
   });
 

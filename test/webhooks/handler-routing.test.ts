@@ -1,8 +1,8 @@
 import { describe, expect, expectTypeOf, it, vi } from 'vitest';
+import type { DeliveryContext } from '../../src/webhooks/handler.js';
 import {
   createTestDelivery,
   createWebhookHandler,
-  type DeliveryContext,
   type MessageAckEvent,
   type WebhookVerificationError,
 } from '../../src/webhooks/index.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isMediaAcceptable, MAX_MEDIA_BYTES } from '../../src/webhooks/index.js';
+import { isMediaAcceptable } from '../../src/webhooks/index.js';
+import { MAX_MEDIA_BYTES } from '../../src/webhooks/media.js';
 
 describe('isMediaAcceptable applies the spec media rules', () => {
   it.each(['image/jpeg', 'image/png', 'image/webp', 'application/pdf', 'IMAGE/JPEG', 'image/png; name=a.png'])(

@@ -5,10 +5,10 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   createTestDelivery,
   createWebhookHandler,
-  type NodeRequestLike,
   type NodeWebhookHandler,
   toNodeHandler,
 } from '../../src/webhooks/index.js';
+import type { NodeRequestLike } from '../../src/webhooks/node-request.js';
 import { messageReceived, TENANT_SECRET } from './support/fixtures.js';
 
 const servers: http.Server[] = [];

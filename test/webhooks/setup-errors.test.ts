@@ -2,14 +2,14 @@ import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { HandlerFailureContext } from '../../src/webhooks/handler.js';
 import {
   createTestDelivery,
   createWebhookHandler,
-  type HandlerFailureContext,
-  type NodeRequestLike,
   toNodeHandler,
   type WebhookHandlerOptions,
 } from '../../src/webhooks/index.js';
+import type { NodeRequestLike } from '../../src/webhooks/node-request.js';
 import { messageReceived, TENANT_SECRET } from './support/fixtures.js';
 
 const servers: http.Server[] = [];

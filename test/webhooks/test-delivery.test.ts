@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  createTestDelivery,
-  createWebhookHandler,
-  deliveryHeaders,
-  verifyWebhook,
-  WEBHOOK_USER_AGENT,
-} from '../../src/webhooks/index.js';
+import { deliveryHeaders, WEBHOOK_USER_AGENT } from '../../src/webhooks/delivery-headers.js';
+import { createTestDelivery, createWebhookHandler, verifyWebhook } from '../../src/webhooks/index.js';
 import { clockAtNow, deviceStatus, NOW_S, TENANT_SECRET } from './support/fixtures.js';
 
 describe('createTestDelivery builds a delivery exactly as the gateway sends it', () => {

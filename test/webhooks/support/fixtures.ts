@@ -1,7 +1,7 @@
 // Spec-shaped example deliveries and secrets shared by the webhook tests.
 import QRCode from 'qrcode';
 import { ManualClock } from '../../../mock/shared/manual-clock.js';
-import type { EventMap, EventName } from '../../../src/webhooks/index.js';
+import type { EventMap, EventName } from '../../../src/schemas/events.js';
 
 export const TENANT_SECRET = 'whsec_live_0123456789abcdef0123456789abcdef';
 export const NEXT_TENANT_SECRET = 'whsec_live_fedcba9876543210fedcba9876543210';
