@@ -40,7 +40,12 @@ const qrcodeCoreAsEsm: Plugin = {
 // One build for the three entries and the CLI; ESM first, CJS and .d.cts alongside for require() users.
 export default defineConfig([
   {
-    entry: { index: 'src/index.ts', webhooks: 'src/webhooks/index.ts', mock: 'mock/index.ts' },
+    entry: {
+      index: 'src/index.ts',
+      webhooks: 'src/webhooks/index.ts',
+      mock: 'mock/index.ts',
+      schemas: 'src/schemas/public-schemas.ts',
+    },
     format: ['esm', 'cjs'],
     dts: true,
     sourcemap: true,

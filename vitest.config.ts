@@ -8,6 +8,7 @@ export default defineConfig({
     alias: [
       { find: /^linkgate\/webhooks$/, replacement: here('./src/webhooks/index.ts') },
       { find: /^linkgate\/mock$/, replacement: here('./mock/index.ts') },
+      { find: /^linkgate\/schemas$/, replacement: here('./src/schemas/public-schemas.ts') },
       { find: /^linkgate$/, replacement: here('./src/index.ts') },
     ],
   },

@@ -24,27 +24,16 @@
  * @module linkgate
  */
 export { Linkgate, type LinkgateOptions } from './client.js';
-export {
-  APIClient,
-  type ClientOptions,
-  type ClientProfile,
-  type Fetch,
-  type RequestOptions,
-  type RequestSpec,
-} from './core/api-client.js';
-export { APIPromise, type WithResponse } from './core/api-promise.js';
-export { type Clock, systemClock, type Timer, type TimerOptions } from './core/clock.js';
-export type { Answer, AnswerClassifier } from './core/error-mapping.js';
+export { APIPromise } from './core/api-promise.js';
+export type { Clock } from './core/clock.js';
 export {
   APIConnectionError,
   APIConnectionTimeoutError,
   APIError,
-  type APIErrorInit,
   APIUserAbortError,
   AuthenticationError,
   BadRequestError,
   CrossOriginRedirectError,
-  type Issue,
   LinkgateError,
   NotFoundError,
   PermissionDeniedError,
@@ -53,28 +42,28 @@ export {
   ResponseValidationError,
   ValidationError,
 } from './core/errors.js';
-export type { Logger, LogLevel } from './core/logger.js';
-export { Page, type PageFetcher, PagePromise, type ToArrayOptions } from './core/pagination.js';
+export type { Logger } from './core/logger.js';
+export { Page, PagePromise } from './core/pagination.js';
 export {
   type AssumedWindow,
-  type MaybePromise,
   MemoryRateLimitStore,
   type RateLimitObservation,
   type RateLimitState,
   type RateLimitStore,
   type TakeResult,
 } from './core/rate-limit-store.js';
-export type { RateLimitEvent, RateLimitInfo } from './core/rate-limiter.js';
-export { APIResource } from './core/resource.js';
-export { classifyManagementAnswer } from './management/classify.js';
-export * from './messaging/index.js';
-export type { AccountResource } from './resources/account.js';
-export type { DomainsResource } from './resources/domains.js';
-export type { OverlaysResource } from './resources/overlays.js';
-export type { PixelsResource } from './resources/pixels.js';
-export type { PlansResource } from './resources/plans.js';
-export type { QrCreated, QrResource, QrWithStats } from './resources/qr.js';
-export type { ActionResult, Created } from './resources/shared.js';
-export type { SplashResource } from './resources/splash.js';
-export type { UserCreated, UsersResource } from './resources/users.js';
-export * from './schemas/index.js';
+export type { RateLimitEvent } from './core/rate-limiter.js';
+export type * as LinkgateTypes from './linkgate-types.js';
+export { MessagingClient, type MessagingClientOptions } from './messaging/messaging-client.js';
+export type {
+  Account,
+  Domain,
+  Overlay,
+  Pixel,
+  Plan,
+  Qr,
+  QrStats,
+  SendMessageResult,
+  Splash,
+  User,
+} from './schemas/index.js';

@@ -1,5 +1,6 @@
-import { RateLimitError, systemClock } from 'linkgate';
+import { RateLimitError } from 'linkgate';
 import { describe, expect, it } from 'vitest';
+import { systemClock } from '../../src/core/clock.js';
 import { rejectionOf, useMockApi } from './support/harness.js';
 
 describe('a ManualClock given to the mock but not to the client', () => {

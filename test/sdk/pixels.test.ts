@@ -1,4 +1,5 @@
-import { BadRequestError, NotFoundError, type PixelCreate, ValidationError } from 'linkgate';
+import { BadRequestError, NotFoundError, ValidationError } from 'linkgate';
+import type { PixelCreate } from 'linkgate/schemas';
 import { describe, expect, it } from 'vitest';
 import { rejectionOf, useMockApi } from './support/harness.js';
 

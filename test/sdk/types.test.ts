@@ -1,5 +1,5 @@
 // The compile-time contract (closed records, argument types, inferred results) is in types.test-d.ts.
-import { Account, Domain, Overlay, Pixel, Qr, QrStats, Splash, User } from 'linkgate';
+import { Account, Domain, Overlay, Pixel, Qr, QrStats, Splash, User } from 'linkgate/schemas';
 import { http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { BASE_URL, useMockApi } from './support/harness.js';

@@ -1,4 +1,5 @@
-import { type QrCreate, ValidationError } from 'linkgate';
+import { ValidationError } from 'linkgate';
+import type { QrCreate } from 'linkgate/schemas';
 import { describe, expect, it } from 'vitest';
 import { rejectionOf, useMockApi } from './support/harness.js';
 

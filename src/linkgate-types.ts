@@ -1,0 +1,26 @@
+/**
+ * The supporting types of `linkgate`: the resources a client hands out (`client.domains`, ...), request and paging
+ * options, the rate-limit store's records, timers, and the inner shapes of answers. Reached as `LinkgateTypes.X`, so
+ * the entry's top level stays the few names an app starts from.
+ *
+ * @module
+ */
+export type { ClientOptions, Fetch, RequestOptions } from './core/api-client.js';
+export type { WithResponse } from './core/api-promise.js';
+export type { Timer, TimerOptions } from './core/clock.js';
+export type { APIErrorInit, Issue } from './core/errors.js';
+export type { LogLevel } from './core/logger.js';
+export type { PageFetcher, ToArrayOptions } from './core/pagination.js';
+export type { MaybePromise } from './core/rate-limit-store.js';
+export type { RateLimitInfo } from './core/rate-limiter.js';
+export type { MessagesResource } from './messaging/messages-resource.js';
+export type { AccountResource } from './resources/account.js';
+export type { DomainsResource } from './resources/domains.js';
+export type { OverlaysResource } from './resources/overlays.js';
+export type { PixelsResource } from './resources/pixels.js';
+export type { PlansResource } from './resources/plans.js';
+export type { QrCreated, QrResource, QrWithStats } from './resources/qr.js';
+export type { ActionResult, Created } from './resources/shared.js';
+export type { SplashResource } from './resources/splash.js';
+export type { UserCreated, UsersResource } from './resources/users.js';
+export type { PageData } from './schemas/page.js';
