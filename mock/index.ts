@@ -37,7 +37,7 @@ export {
   type ProductionVariants,
   type ProductionVariantsOption,
 } from './management/variants.js';
-export type { Gateway, GatewayOptions } from './messaging/gateway.js';
+export { Gateway, type GatewayOptions } from './messaging/gateway.js';
 export { SendRejection } from './messaging/outbound-messages.js';
 export { ManualClock } from './shared/manual-clock.js';
 export type * as MockData from './store-types.js';

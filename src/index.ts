@@ -25,7 +25,9 @@
  */
 export { Linkgate, type LinkgateOptions } from './client.js';
 export { APIPromise } from './core/api-promise.js';
-export type { Clock } from './core/clock.js';
+// Timer, TimerOptions, PageData and EventMap sit at the top level, not in the type namespaces: they live in chunks the
+// entries share, and the declaration bundler turns such names inside a namespace into values that do not exist.
+export type { Clock, Timer, TimerOptions } from './core/clock.js';
 export {
   APIConnectionError,
   APIConnectionTimeoutError,
@@ -67,3 +69,4 @@ export type {
   Splash,
   User,
 } from './schemas/index.js';
+export type { PageData } from './schemas/page.js';

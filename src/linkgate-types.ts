@@ -7,7 +7,6 @@
  */
 export type { ClientOptions, Fetch, RequestOptions } from './core/api-client.js';
 export type { WithResponse } from './core/api-promise.js';
-export type { Timer, TimerOptions } from './core/clock.js';
 export type { APIErrorInit, Issue } from './core/errors.js';
 export type { LogLevel } from './core/logger.js';
 export type { PageFetcher, ToArrayOptions } from './core/pagination.js';
@@ -23,4 +22,3 @@ export type { QrCreated, QrResource, QrWithStats } from './resources/qr.js';
 export type { ActionResult, Created } from './resources/shared.js';
 export type { SplashResource } from './resources/splash.js';
 export type { UserCreated, UsersResource } from './resources/users.js';
-export type { PageData } from './schemas/page.js';

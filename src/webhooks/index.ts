@@ -23,6 +23,7 @@ export {
   type DeviceQrEvent,
   type DeviceStatusEvent,
   EVENT_NAMES,
+  type EventMap,
   type EventName,
   type Media,
   type MessageAckEvent,

@@ -158,6 +158,11 @@ export class Verifier implements WebhookVerifier {
     this.#c = compiled;
   }
 
+  /** The options as checked (a copy), for the one-call functions' memo. */
+  get options(): VerifyWebhookOptions {
+    return this.#c.options;
+  }
+
   /** The largest body this verifier accepts, in bytes. */
   get maxBodyBytes(): number {
     return this.#c.maxBodyBytes;
@@ -243,9 +248,12 @@ async function claim(store: DedupeStore, id: string, ttlMs: number): Promise<boo
   return true;
 }
 
+/** The checked options per options object: a memo of `compile` alone, since the one-call verifiers hold no state. */
+const checkedByOptions = new WeakMap<VerifyWebhookOptions, Verifier>();
+
 /**
- * The verifier of one call of verifyWebhook / verifyWebhookSync / verifyWebhookDelivery. Nothing is kept between calls,
- * so `dedupe`, which must remember ids, is refused here rather than silently forgetting them with each call.
+ * The verifier of one call of verifyWebhook / verifyWebhookSync / verifyWebhookDelivery. Nothing of a delivery is kept
+ * between calls, so `dedupe`, which must remember ids, is refused here rather than silently forgetting them.
  */
 function verifierOfCall(options: VerifyWebhookOptions, call: string): Verifier {
   const dedupe = (options as WebhookVerifierOptions | null | undefined)?.dedupe;
@@ -255,7 +263,24 @@ function verifierOfCall(options: VerifyWebhookOptions, call: string): Verifier {
         'createWebhookVerifier({ secret, dedupe }) (or one handler with createWebhookHandler) and reuse it for every delivery.',
     );
   }
-  return new Verifier(compile(options));
+  // Checking the options (secret bytes, header names) costs as much as verifying; reuse it while no field was replaced.
+  const checked = options !== null && typeof options === 'object' ? checkedByOptions.get(options) : undefined;
+  if (checked && sameOptions(checked.options, options)) return checked;
+  const verifier = new Verifier(compile(options));
+  checkedByOptions.set(options, verifier);
+  return verifier;
+}
+
+/** Whether every field is the one the options were checked with, so a replaced field is noticed. */
+function sameOptions(checked: VerifyWebhookOptions, live: VerifyWebhookOptions): boolean {
+  return (
+    checked.secret === live.secret &&
+    checked.tolerance === live.tolerance &&
+    checked.clock === live.clock &&
+    checked.headerPrefix === live.headerPrefix &&
+    checked.maxBodyBytes === live.maxBodyBytes &&
+    checked.bodyTimeoutMs === live.bodyTimeoutMs
+  );
 }
 
 /** Checks the options once and pre-computes what every delivery needs; for the handler and createWebhookVerifier. */

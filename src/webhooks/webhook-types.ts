@@ -5,7 +5,7 @@
  *
  * @module
  */
-export type { EventEnvelope, EventMap } from '../schemas/events.js';
+export type { EventEnvelope } from '../schemas/events.js';
 export type { MemoryDedupeStoreOptions } from './dedupe.js';
 export type { DeliveryContext, EventHandler, HandlerFailureContext } from './handler.js';
 export type { HeaderSource, NodeHeaders } from './header-reader.js';
