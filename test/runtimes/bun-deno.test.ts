@@ -8,7 +8,13 @@ import { fileURLToPath } from 'node:url';
 import { type MockServer, startMockServer } from 'linkgate/mock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RESULT_MARKER } from './support/runtime-env.js';
-import { bundleForRuntime, installRuntime, type RuntimePackage, runCommand, warnNotProved } from './support/runtime-install.js';
+import {
+  bundleForRuntime,
+  installRuntime,
+  type RuntimePackage,
+  runCommand,
+  warnNotProved,
+} from './support/runtime-install.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 
