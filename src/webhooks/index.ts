@@ -23,6 +23,7 @@ export {
   type DeviceQrEvent,
   type DeviceStatusEvent,
   EVENT_NAMES,
+  type EventEnvelope,
   type EventMap,
   type EventName,
   type Media,

@@ -5,7 +5,6 @@
  *
  * @module
  */
-export type { EventEnvelope } from '../schemas/events.js';
 export type { MemoryDedupeStoreOptions } from './dedupe.js';
 export type { DeliveryContext, EventHandler, HandlerFailureContext } from './handler.js';
 export type { HeaderSource, NodeHeaders } from './header-reader.js';

@@ -125,6 +125,7 @@ const ENTRIES = {
       'DedupeStore',
       'DeviceQrEvent',
       'DeviceStatusEvent',
+      'EventEnvelope',
       'EventMap',
       'EventName',
       'Media',
