@@ -403,13 +403,20 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
 /** The path the mock serves the document at. */
 export const OPENAPI_PATH = '/openapi.json';
 
+/** Documents already written, by origin: building one costs tens of ms of the single-threaded mock's CPU. */
+const documentTexts = new Map<string, string>();
+/** Origins come from the Host header, so the cache keeps only the last few. */
+const CACHED_ORIGINS = 8;
+
 /** The mock's answer to `GET /openapi.json`: the document with `servers` set to the origin that was asked. */
 export function openApiResponse(origin: string): MockResponse {
-  return {
-    status: 200,
-    headers: { 'Content-Type': 'application/json; charset=utf-8' },
-    body: JSON.stringify(buildOpenApiDocument({ serverUrl: origin })),
-  };
+  let text = documentTexts.get(origin);
+  if (text === undefined) {
+    text = JSON.stringify(buildOpenApiDocument({ serverUrl: origin }));
+    if (documentTexts.size >= CACHED_ORIGINS) documentTexts.delete(documentTexts.keys().next().value as string);
+    documentTexts.set(origin, text);
+  }
+  return { status: 200, headers: { 'Content-Type': 'application/json; charset=utf-8' }, body: text };
 }
 
 /**
