@@ -1,6 +1,10 @@
 import type { Clock } from '../core/clock.js';
-import type { EventMap, EventName, WebhookEvent } from '../schemas/events.js';
+import { EVENT_SCHEMAS, EventEnvelope, type EventMap, type EventName, type WebhookEvent } from '../schemas/events.js';
 import { deliveryHeaders } from './delivery-headers.js';
+import { isKnownEventName } from './parse.js';
+import { applyOverrides, overridePath, type PayloadOverrides, unknownFieldIssue } from './payload-overrides.js';
+import { sampleEventData } from './sample-events.js';
+import type { WebhookPayloadIssue } from './webhook-errors.js';
 
 /** An event to deliver: a full event object (any name, so unknown events can be tested too). */
 export interface TestEventObject {
@@ -14,8 +18,11 @@ export interface TestEventObject {
   data: unknown;
 }
 
-/** An event given by name and payload; the envelope is filled in from `deviceId` and `timestamp`. */
-export type NamedTestEvent = { [E in EventName]: { event: E; data: EventMap[E]['data'] } }[EventName];
+/**
+ * An event given by name, and its payload or none: without `data`, a realistic payload valid against the event's
+ * schema (fresh message id, times at `timestamp`). The envelope is filled in from `deviceId` and `timestamp`.
+ */
+export type NamedTestEvent = { [E in EventName]: { event: E; data?: EventMap[E]['data'] } }[EventName];
 
 /** What a test delivery carries besides the event. */
 export interface TestDeliveryCommon {
@@ -50,6 +57,20 @@ export interface TestDeliveryCommon {
    * @default 'https://receiver.test/webhooks'
    */
   url?: string;
+  /**
+   * Fields to change, by dot path from the envelope: `{ 'data.status': 'read', 'data.status_code': 3 }`,
+   * `{ device_id: 'dev-2' }`; `undefined` removes a field. The `X-Service-Event` and `X-Service-Device-ID` headers
+   * follow the body's `event` and `device_id`. The result is checked against the event's schema: an override that
+   * makes it invalid, or a path that is no field of the event (a typo), throws a `TypeError` naming the field and the
+   * rule, unless `allowInvalid`.
+   */
+  set?: PayloadOverrides;
+  /**
+   * Build the delivery even when `set` made the payload invalid, to test the receiver's own 400; `issues` then lists
+   * what is wrong.
+   * @default false
+   */
+  allowInvalid?: boolean;
 }
 
 /** Options of {@link createTestDelivery}. */
@@ -63,13 +84,18 @@ export interface TestDelivery {
   body: string;
   /** The delivery id in the headers. */
   deliveryId: string;
+  /** The event as sent (the parsed body). */
+  payload: TestEventObject;
+  /** What is wrong with the payload after `set` (kept with `allowInvalid`); empty when it is valid or `set` was not given. */
+  issues: WebhookPayloadIssue[];
   /** A new POST `Request` carrying the delivery (a fresh one on every read, so it can be sent twice). */
   readonly request: Request;
 }
 
 /**
  * Builds a delivery exactly as the gateway sends it (same headers, via `deliveryHeaders`), so you can unit-test a
- * receiver without the gateway.
+ * receiver without the gateway. Give an event name alone for a realistic payload, and `set` to change fields of it
+ * (checked against the event's schema); `linkgate trigger` sends what this builds.
  *
  * @example
  * const delivery = createTestDelivery({
@@ -78,6 +104,10 @@ export interface TestDelivery {
  *   secret: 'whsec_live_' + '0'.repeat(32),
  * });
  * const response = await handler(delivery.request);
+ *
+ * @example
+ * // A realistic receipt, with one field changed; `set: { 'data.status': 'reed' }` would throw naming the field.
+ * const read = createTestDelivery({ event: 'message.ack', set: { 'data.status': 'read', 'data.status_code': 3 }, secret });
  */
 export function createTestDelivery(options: TestDeliveryOptions): TestDelivery {
   const timestamp = options.timestamp ?? Math.floor((options.clock?.now() ?? Date.now()) / 1000);
@@ -89,26 +119,70 @@ export function createTestDelivery(options: TestDeliveryOptions): TestDelivery {
         event: options.event as string,
         device_id: deviceId,
         timestamp,
-        data: (options as { data: unknown }).data,
+        data: (options as { data?: unknown }).data ?? sampleData(options.event as string, timestamp),
       }
     : (options.event as TestEventObject);
+  const { payload, issues } = options.set
+    ? override(event, options.set, options.allowInvalid ?? false)
+    : { payload: event, issues: [] };
   const deliveryId = options.deliveryId ?? crypto.randomUUID();
   const headers = deliveryHeaders({
     secret: options.secret,
     deliveryId,
-    event: event.event,
-    deviceId,
+    event: typeof payload.event === 'string' ? payload.event : event.event,
+    // The header follows an overridden device_id, so receivers comparing the two see one device.
+    deviceId:
+      options.set && 'device_id' in options.set && typeof payload.device_id === 'string' ? payload.device_id : deviceId,
     timestamp,
     ...(options.headerPrefix !== undefined && { headerPrefix: options.headerPrefix }),
   });
-  const body = JSON.stringify(event);
+  const body = JSON.stringify(payload);
   const url = options.url ?? 'https://receiver.test/webhooks';
   return {
     headers,
     body,
     deliveryId,
+    payload,
+    issues,
     get request() {
       return new Request(url, { method: 'POST', headers, body });
     },
   };
+}
+
+function sampleData(event: string, timestamp: number): unknown {
+  if (!isKnownEventName(event)) {
+    throw new TypeError(
+      `createTestDelivery: options.data is required for "${event}", which is not in the catalog; without it, pass one of ${Object.keys(EVENT_SCHEMAS).join(', ')}.`,
+    );
+  }
+  return sampleEventData(event, timestamp);
+}
+
+/** Applies `set` to a JSON copy of the event and checks the result, throwing on problems unless `allowInvalid`. */
+function override(
+  event: TestEventObject,
+  set: PayloadOverrides,
+  allowInvalid: boolean,
+): { payload: TestEventObject; issues: WebhookPayloadIssue[] } {
+  const payload = JSON.parse(JSON.stringify(event)) as TestEventObject;
+  applyOverrides(payload as unknown as Record<string, unknown>, set);
+  const name = payload.event;
+  const schema = isKnownEventName(name) ? EVENT_SCHEMAS[name] : EventEnvelope;
+  const issues: WebhookPayloadIssue[] = [];
+  for (const path of Object.keys(set)) {
+    const issue = isKnownEventName(name) ? unknownFieldIssue(schema, overridePath(path)) : undefined;
+    if (issue) issues.push(issue);
+  }
+  const result = schema.safeParse(payload);
+  if (!result.success) {
+    for (const { path, message, code } of result.error.issues) issues.push({ path, message, code });
+  }
+  if (issues.length > 0 && !allowInvalid) {
+    const listed = issues.map((i) => `${i.path.map(String).join('.') || '(body)'}: ${i.message}`).join('; ');
+    throw new TypeError(
+      `createTestDelivery: options.set makes the ${typeof name === 'string' ? name : 'event'} payload invalid: ${listed}. Fix the override, or pass allowInvalid: true to send it anyway (to test the receiver's 400).`,
+    );
+  }
+  return { payload, issues };
 }

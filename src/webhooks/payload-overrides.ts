@@ -1,0 +1,88 @@
+import type * as z from 'zod';
+import type { WebhookPayloadIssue } from './webhook-errors.js';
+
+/** Dot paths from the envelope (`'data.status'`, `'device_id'`) to the values to put there. */
+export type PayloadOverrides = Readonly<Record<string, unknown>>;
+
+// Keys that would reach an object's prototype instead of the payload.
+const UNSAFE_KEYS = new Set(['__proto__', 'prototype', 'constructor']);
+
+type JsonObject = Record<string, unknown>;
+
+const isObject = (value: unknown): value is JsonObject =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Splits a dot path into field names, or throws naming the path and the rule. */
+export function overridePath(path: string): string[] {
+  const keys = path.split('.');
+  if (keys.some((key) => key === '' || UNSAFE_KEYS.has(key))) {
+    throw new TypeError(
+      `options.set[${JSON.stringify(path)}] is not a dot path of field names: use names separated by single dots, such as "data.status" (__proto__, prototype and constructor are not allowed).`,
+    );
+  }
+  return keys;
+}
+
+/** Writes each override into `payload` (a JSON copy the caller owns); `undefined` removes the field. */
+export function applyOverrides(payload: JsonObject, overrides: PayloadOverrides): void {
+  for (const [path, value] of Object.entries(overrides)) {
+    const keys = overridePath(path);
+    let target = payload;
+    for (let i = 0; i < keys.length - 1; i++) {
+      const key = keys[i] as string;
+      const next = Object.hasOwn(target, key) ? target[key] : undefined;
+      if (next === undefined || next === null) {
+        target[key] = {};
+        target = target[key] as JsonObject;
+      } else if (isObject(next)) {
+        target = next;
+      } else {
+        const at = keys.slice(0, i + 1).join('.');
+        throw new TypeError(
+          `options.set[${JSON.stringify(path)}]: ${at} is ${Array.isArray(next) ? 'an array' : `a ${typeof next}`}, so it has no field "${keys[i + 1]}"; set ${at} itself.`,
+        );
+      }
+    }
+    const last = keys[keys.length - 1] as string;
+    if (value === undefined) delete target[last];
+    else target[last] = value;
+  }
+}
+
+/** A zod schema's definition, as far as walking object shapes needs it. */
+interface SchemaDef {
+  type: string;
+  shape?: Record<string, z.ZodType>;
+  innerType?: z.ZodType;
+}
+
+const defOf = (schema: z.ZodType): SchemaDef => (schema as unknown as { _zod: { def: SchemaDef } })._zod.def;
+
+/**
+ * An issue for an override path that names no field of the schema (a typo such as `data.stauts` would otherwise add
+ * a field every receiver ignores), or undefined when the path is known or leads into a free-form record.
+ */
+export function unknownFieldIssue(schema: z.ZodType, path: string[]): WebhookPayloadIssue | undefined {
+  let current: z.ZodType | undefined = schema;
+  for (let i = 0; i < path.length; i++) {
+    let def = defOf(current);
+    while (def.innerType && (def.type === 'optional' || def.type === 'nullable' || def.type === 'default')) {
+      def = defOf(def.innerType);
+    }
+    if (def.type === 'record' || def.type === 'unknown' || def.type === 'any') return undefined;
+    const parent = path.slice(0, i).join('.') || 'the payload';
+    const key = path[i] as string;
+    if (def.type !== 'object' || !def.shape) {
+      return { path, code: 'unrecognized_keys', message: `${parent} holds no fields, so "${key}" can't be set in it` };
+    }
+    current = def.shape[key];
+    if (current === undefined) {
+      return {
+        path,
+        code: 'unrecognized_keys',
+        message: `"${key}" is not a field of ${parent}; its fields are ${Object.keys(def.shape).join(', ')}`,
+      };
+    }
+  }
+  return undefined;
+}
