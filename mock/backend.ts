@@ -110,7 +110,10 @@ export function createBackendCore<C extends Clock = Clock>(options: MockBackendO
   const rateLimiter = resolved.rateLimit ? new RateLimiter(resolved.clock, resolved.rateLimit) : undefined;
   const router = new MockRouter();
   const basePath = pathOf(resolved.baseUrl);
-  const gateway = new Gateway(resolved.clock as C, () => resolved.random(), options.gateway);
+  const gateway = new Gateway(resolved.clock as C, () => resolved.random(), {
+    ...options.gateway,
+    perAttemptDeliveryIds: resolved.variants.perAttemptDeliveryIds || options.gateway?.perAttemptDeliveryIds,
+  });
 
   const core: BackendCore<C> = {
     store,

@@ -41,7 +41,9 @@ Options:
                         comma-separated: overlayCollection (overlays under
                         "overlay", not "cta"), stringIds (new domain/pixel ids
                         as "12"), negativeRemaining (X-RateLimit-Remaining: -1
-                        when over the limit); repeatable                (default none)
+                        when over the limit), perAttemptDeliveryIds (a new
+                        webhook delivery id on every retry and replay);
+                        repeatable                                      (default none)
   --quiet               print only the banner: no line per request, delivery
                         attempt, circuit change or dead letter          (default: print them)
   -h, --help            show this help
@@ -257,6 +259,8 @@ function printBanner(server: MockServer, options: CliOptions): void {
     `  seed: ${options.seed}, rate limit: ${limit}, clock: ${options.clock ? 'manual (POST /__mock/clock/advance)' : 'real'}`,
     ...(variants.length > 0 ? [`  production variants: ${variants.join(', ')}`] : []),
     `  OpenAPI document: ${server.url}/openapi.json`,
+    // The token rides in the fragment: browsers never send it, so no request log (ours or a proxy's) records it.
+    `  Inspector (live page of data, deliveries, circuits, dead letters, pairing): ${server.url}/#token=${gateway.controlToken}`,
     '',
     `  API keys (send as "Authorization: Bearer <key>"); each user sees only their own data:`,
     ...users.map((u) => `    ${u.username.padEnd(width)}  ${u.apikey}  ${u.admin ? '(admin) ' : ''}${owned(u.id)}`),

@@ -96,6 +96,12 @@ export interface GatewayEngineOptions {
    * @default 2000
    */
   answerGraceMs?: number;
+  /**
+   * Send every retry, replay and duplicate copy of an event with a new `X-Service-Delivery-ID`, as some gateway
+   * versions do (the `perAttemptDeliveryIds` production variant); the first attempt carries the event's id.
+   * @default false
+   */
+  perAttemptDeliveryIds?: boolean;
 }
 
 /** A clock that can be stepped from timer to timer, such as a ManualClock. */
@@ -146,6 +152,8 @@ interface Job {
   endpoint: WebhookEndpoint;
   /** The number of the next real attempt (1-based). */
   attempt: number;
+  /** Attempts sent so far, replays included: with perAttemptDeliveryIds, every send after the first gets a new id. */
+  sends: number;
 }
 
 const CIRCUIT_OPEN_BODY = JSON.stringify({ error: 'circuit_open', message: 'The circuit for this endpoint is open.' });
@@ -172,6 +180,7 @@ export class GatewayEngine {
   readonly #nextDeliveryId: () => string;
   readonly #timestampClock: Clock;
   readonly #answerGraceMs: number;
+  readonly #perAttemptDeliveryIds: boolean;
   readonly #emitter = new LifecycleEmitter<GatewayLifecycle>();
   readonly #circuits = new Map<string, CircuitBreaker<Job>>();
   readonly #scheduled = new Map<Job, { at: number; timer: Timer }>();
@@ -199,6 +208,7 @@ export class GatewayEngine {
     this.#nextDeliveryId = createDeliveryIdFactory(this.clock, this.#random);
     this.#timestampClock = options.timestampClock ?? systemClock;
     this.#answerGraceMs = Math.max(0, options.answerGraceMs ?? 2_000);
+    this.#perAttemptDeliveryIds = options.perAttemptDeliveryIds ?? false;
   }
 
   /** Listens to a lifecycle event; returns a function that stops listening. */
@@ -218,6 +228,7 @@ export class GatewayEngine {
       body: JSON.stringify(event.payload),
       endpoint: route.endpoint,
       attempt: 1,
+      sends: 0,
     };
     this.#counts.published++;
     this.#dispatch(job);
@@ -320,7 +331,7 @@ export class GatewayEngine {
     }
     this.deadLetters.take(deliveryId, item.tenant);
     this.#counts.replayed++;
-    this.#dispatch({ ...item, endpoint, attempt: 1 });
+    this.#dispatch({ ...item, endpoint, attempt: 1, sends: 1 });
     return { deliveryId, url: endpoint.url };
   }
 
@@ -514,13 +525,14 @@ export class GatewayEngine {
       return;
     }
     const faults = this.faults.take();
-    const sent = this.#headers(job, faults);
+    const sent = this.#headers(job, faults, this.#sendDeliveryId(job));
     const applied = faultNames(faults);
     const isProbe = admission.kind === 'probe';
     const result = await this.#exchange(job, startedAt, sent);
     if (faults?.duplicate) {
-      const again = await this.#exchange(job, this.clock.now(), sent);
-      this.#record(job, sent, again, classify(again), startedAt, null, [...applied, 'duplicate-copy'], isProbe);
+      const copy = this.#perAttemptDeliveryIds ? this.#headers(job, faults, this.#sendDeliveryId(job)) : sent;
+      const again = await this.#exchange(job, this.clock.now(), copy);
+      this.#record(job, copy, again, classify(again), startedAt, null, [...applied, 'duplicate-copy'], isProbe);
     }
     const endedAt = this.clock.now();
     const outcome = classify(result);
@@ -627,15 +639,22 @@ export class GatewayEngine {
     if (evicted) this.#emitter.emit('evicted', evicted);
   }
 
+  /** The id the next send of `job` carries: the event's own, or a new one per send with perAttemptDeliveryIds. */
+  #sendDeliveryId(job: Job): string {
+    const first = job.sends === 0;
+    job.sends++;
+    return this.#perAttemptDeliveryIds && !first ? this.#nextDeliveryId() : job.deliveryId;
+  }
+
   /** The spec's headers; the timestamp is the real time unless `timestampClock` says otherwise (see Decisions). */
-  #headers(job: Job, faults: Faults | undefined): Record<string, string> {
+  #headers(job: Job, faults: Faults | undefined, deliveryId = job.deliveryId): Record<string, string> {
     let timestamp = Math.floor(this.#timestampClock.now() / 1000);
     if (faults?.staleTimestamp) {
       timestamp -= typeof faults.staleTimestamp === 'number' ? faults.staleTimestamp : STALE_TIMESTAMP_SECONDS;
     }
     return deliveryHeaders({
       secret: faults?.wrongSecret ? wrongSecret(job.endpoint.secret, this.#random) : job.endpoint.secret,
-      deliveryId: job.deliveryId,
+      deliveryId,
       event: job.event,
       deviceId: job.deviceId,
       timestamp,

@@ -21,6 +21,14 @@ export interface ProductionVariants {
    * @default false
    */
   negativeRemaining: boolean;
+  /**
+   * The webhook gateway sends every attempt of an event (each retry, each replay, each injected duplicate copy) with a
+   * new `X-Service-Delivery-ID`; the first attempt keeps the id `publish` returned and the attempt records show.
+   * Reproduces "One version of the gateway's docs says it is 'generated per webhook attempt', i.e. a retry may carry a
+   * new id", so receivers that dedupe on the event's own identity (`dedupeKey: 'event'`) are tested against it.
+   * @default false
+   */
+  perAttemptDeliveryIds: boolean;
 }
 
 /** The name of one {@link ProductionVariants} entry, e.g. `'overlayCollection'`. */
@@ -40,10 +48,16 @@ export const PRODUCTION_VARIANT_NAMES: readonly ProductionVariantName[] = Object
   'overlayCollection',
   'stringIds',
   'negativeRemaining',
+  'perAttemptDeliveryIds',
 ]);
 
 /** Every variant off: the spec's behaviour. */
-const NONE: ProductionVariants = { overlayCollection: false, stringIds: false, negativeRemaining: false };
+const NONE: ProductionVariants = {
+  overlayCollection: false,
+  stringIds: false,
+  negativeRemaining: false,
+  perAttemptDeliveryIds: false,
+};
 
 function isVariantName(name: unknown): name is ProductionVariantName {
   return typeof name === 'string' && (PRODUCTION_VARIANT_NAMES as readonly string[]).includes(name);
@@ -67,7 +81,7 @@ function unknownVariant(name: unknown): TypeError {
  * variants.
  *
  * @example
- * resolveVariants(['stringIds']); // { overlayCollection: false, stringIds: true, negativeRemaining: false }
+ * resolveVariants(['stringIds']); // { overlayCollection: false, stringIds: true, negativeRemaining: false, ... }
  */
 export function resolveVariants(option: ProductionVariantsOption | undefined): ProductionVariants {
   if (option === undefined) return { ...NONE };

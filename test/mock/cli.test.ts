@@ -169,7 +169,7 @@ describe('linkgate mock', () => {
       [['mock', '--clock', 'fake'], '--clock must be "real" or "manual"'],
       [
         ['mock', '--variant', 'stringIds,overlays'],
-        '--variant "overlays" is not a known variant; the variants are overlayCollection, stringIds, negativeRemaining.',
+        '--variant "overlays" is not a known variant; the variants are overlayCollection, stringIds, negativeRemaining, perAttemptDeliveryIds.',
       ],
       [['mock', '--variant', ''], '--variant got an empty name; the variants are overlayCollection'],
       [['mock', '--device', 'my phone'], '--device "my phone": a device id must be 1-64 letters, digits'],

@@ -136,16 +136,19 @@ describe('the variants option', () => {
       overlayCollection: false,
       stringIds: false,
       negativeRemaining: false,
+      perAttemptDeliveryIds: false,
     });
     expect(createMockBackend({ variants: ['stringIds'] }).options.variants).toEqual({
       overlayCollection: false,
       stringIds: true,
       negativeRemaining: false,
+      perAttemptDeliveryIds: false,
     });
     expect(createMockBackend({ variants: { overlayCollection: true, stringIds: false } }).options.variants).toEqual({
       overlayCollection: true,
       stringIds: false,
       negativeRemaining: false,
+      perAttemptDeliveryIds: false,
     });
   });
 
