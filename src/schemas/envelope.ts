@@ -3,12 +3,13 @@ import { Count } from './primitives.js';
 
 /**
  * A failure answer of the management API: `error` is `1` (or `429` when rate limited), with a `message`.
- * Production may send `error` as a string, and adds `Retry-After` (seconds) to rate-limit answers.
+ * Production may send `error` as a string, and adds `Retry-After` (seconds) to rate-limit answers. Marked pure: only
+ * the OpenAPI document reads it, so the SDK's bundle drops it.
  */
-export const ErrorEnvelope = z.looseObject({
-  error: z.union([Count, z.boolean()]),
-  message: z.optional(z.string()),
-  'Retry-After': z.optional(Count),
+export const ErrorEnvelope = /* @__PURE__ */ z.looseObject({
+  error: /* @__PURE__ */ z.union([Count, /* @__PURE__ */ z.boolean()]),
+  message: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.string()),
+  'Retry-After': /* @__PURE__ */ z.optional(Count),
 });
 /** A failure answer of the management API. */
 export type ErrorEnvelope = z.infer<typeof ErrorEnvelope>;

@@ -1,7 +1,6 @@
 import * as z from 'zod/mini';
 import { entity } from './entity.js';
-import { Url } from './primitives.js';
-import { matching, minChars } from './rules.js';
+import { matching, minChars, urlString } from './rules.js';
 
 /**
  * Messaging API keys begin with this fixed prefix (spec: "a fixed service prefix followed by characters").
@@ -16,7 +15,7 @@ export const SendMessage = z.object({
   device_id: z.string().check(minChars(1, 'is required')),
   phone: z.string().check(matching(/^\d{6,20}$/, 'must be 6-20 digits, no + or spaces')),
   message: z.string(),
-  media_url: z.optional(Url),
+  media_url: z.optional(urlString('must be a URL')),
 });
 /** Body of `POST /api/v1/wa/messages/send`. */
 export type SendMessage = z.infer<typeof SendMessage>;
@@ -40,11 +39,11 @@ export const SendMessageResult = entity({
 /** Answer of `POST /api/v1/wa/messages/send`. */
 export type SendMessageResult = z.infer<typeof SendMessageResult>;
 
-/** The messaging API's 401 body (spec, Errors). */
-export const MessagingUnauthorized = z.looseObject({
-  success: z.literal(false),
-  message: z.string(),
-  error: z.string(),
+/** The messaging API's 401 body (spec, Errors). Marked pure: only the OpenAPI document reads it, not the SDK's bundle. */
+export const MessagingUnauthorized = /* @__PURE__ */ z.looseObject({
+  success: /* @__PURE__ */ z.literal(false),
+  message: /* @__PURE__ */ z.string(),
+  error: /* @__PURE__ */ z.string(),
 });
 /** The messaging API's 401 body. */
 export type MessagingUnauthorized = z.infer<typeof MessagingUnauthorized>;

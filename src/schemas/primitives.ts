@@ -28,8 +28,8 @@ export const Url = urlString('must be a URL');
 /** A record id: an integer, or a numeric string in some production versions. */
 export const Id = Count;
 
-/** The `error` flag of a success answer: `0`, or `"0"` in paged lists. */
-export const SuccessFlag = z.union([z.literal(0), z.literal('0')]);
+/** The `error` flag of a success answer: `0`, or `"0"` in paged lists. Pure: only the OpenAPI document reads it. */
+export const SuccessFlag = /* @__PURE__ */ z.union([/* @__PURE__ */ z.literal(0), /* @__PURE__ */ z.literal('0')]);
 
 /** Dates are `YYYY-MM-DD HH:MM:SS` strings. */
 export const DATE_TIME_PATTERN = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
