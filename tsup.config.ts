@@ -37,7 +37,7 @@ const qrcodeCoreAsEsm: Plugin = {
 };
 
 // dist/ is emptied by the build script, not here: the two configs build in parallel and a clean would race.
-// One build for the three entries and the CLI; ESM first, CJS and .d.cts alongside for require() users.
+// One build for the entries and the CLI; ESM first, CJS and .d.cts alongside for require() users.
 export default defineConfig([
   {
     entry: {
@@ -45,6 +45,7 @@ export default defineConfig([
       webhooks: 'src/webhooks/index.ts',
       mock: 'mock/index.ts',
       schemas: 'src/schemas/public-schemas.ts',
+      redis: 'src/redis/index.ts',
     },
     format: ['esm', 'cjs'],
     dts: true,

@@ -9,6 +9,7 @@ export default defineConfig({
       { find: /^linkgate\/webhooks$/, replacement: here('./src/webhooks/index.ts') },
       { find: /^linkgate\/mock$/, replacement: here('./mock/index.ts') },
       { find: /^linkgate\/schemas$/, replacement: here('./src/schemas/public-schemas.ts') },
+      { find: /^linkgate\/redis$/, replacement: here('./src/redis/index.ts') },
       { find: /^linkgate$/, replacement: here('./src/index.ts') },
     ],
   },

@@ -63,7 +63,7 @@ describe('the published package', () => {
     const pkg = (await import('../../package.json', { with: { type: 'json' } })).default as {
       exports: Record<string, { import?: { types: string }; require?: { types: string } } | string>;
     };
-    for (const entry of ['.', './webhooks', './mock', './schemas']) {
+    for (const entry of ['.', './webhooks', './mock', './schemas', './redis']) {
       const target = pkg.exports[entry];
       expect(typeof target === 'object' && target.import?.types && target.require?.types).toBeTruthy();
     }
@@ -74,7 +74,7 @@ describe('the published package', () => {
       exports: Record<string, { require?: { types: string } } | string>;
       typesVersions?: Record<string, Record<string, string[]>>;
     };
-    for (const entry of ['./webhooks', './mock', './schemas']) {
+    for (const entry of ['./webhooks', './mock', './schemas', './redis']) {
       const target = pkg.exports[entry];
       const types = typeof target === 'object' ? target.require?.types : undefined;
       expect(pkg.typesVersions?.['*']?.[entry.slice(2)]).toEqual([types]);

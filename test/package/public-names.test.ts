@@ -179,6 +179,11 @@ const ENTRIES = {
       'StartMockServerOptions',
     ],
   },
+  'linkgate/redis': {
+    source: 'src/redis/index.ts',
+    values: ['RedisRateLimitStore'],
+    types: ['RedisClientLike', 'RedisStoreOptions'],
+  },
 } as const;
 
 /** Every name an entry's module exports, as the type checker sees it (values, types and namespaces). */

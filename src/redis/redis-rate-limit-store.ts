@@ -1,0 +1,125 @@
+import {
+  type AssumedWindow,
+  DEFAULT_ASSUMED_WINDOW,
+  MemoryRateLimitStore,
+  type RateLimitObservation,
+  type RateLimitStore,
+  type TakeResult,
+} from '../core/rate-limit-store.js';
+import { BLOCK, OBSERVE, TAKE } from './rate-limit-scripts.js';
+import { type RedisConnection, redisConnection } from './redis-client.js';
+import { checkPrefix, type RedisStoreOptions } from './redis-store-options.js';
+
+/** A budget key outlives its window by this much, so the limit an answer stated is still known in the next window. */
+const KEY_MARGIN_MS = 3_600_000;
+
+/** After Redis failed, the next command is tried this much later; calls in between use the in-process budget. */
+const RETRY_REDIS_MS = 1_000;
+
+/** The limiter's keys are `linkgate:<fingerprint>`; the store's own prefix replaces that first part. */
+const LIMITER_PREFIX = 'linkgate:';
+
+/**
+ * A {@link RateLimitStore} on Redis: every process and client given a store on the same Redis with the same API key
+ * share one budget, so eight workers together keep to the limit one of them would. Each method is one Lua script (one
+ * round trip, atomic) with exactly the rules of the in-memory store: the server's fixed window is mirrored, what one
+ * process learns from an answer is seen by all, and the server's answer always wins.
+ *
+ * Keys are `{<prefix>:<fingerprint>}:rate`, a hash of the API key and origin (never the key), hash-tagged for Redis
+ * Cluster, and expire an hour after their window ends.
+ *
+ * When Redis fails or does not answer within `timeoutMs`, the store uses this process's own budget (kept in step with
+ * every answer meanwhile), says so once through `logger`, tries Redis again a second later and goes back to it as soon
+ * as it answers. Calls never fail because of Redis.
+ *
+ * @example
+ * import { createClient } from 'redis';
+ * import { Linkgate } from 'linkgate';
+ * import { RedisRateLimitStore } from 'linkgate/redis';
+ *
+ * const redis = await createClient({ url: process.env.REDIS_URL }).on('error', console.error).connect();
+ * const client = new Linkgate({ apiKey: process.env.LINKGATE_API_KEY, rateLimitStore: new RedisRateLimitStore({ client: redis }) });
+ */
+export class RedisRateLimitStore implements RateLimitStore {
+  readonly #redis: RedisConnection;
+  readonly #prefix: string;
+  readonly #logger: Pick<NonNullable<RedisStoreOptions['logger']>, 'warn' | 'info'>;
+  /** This process's budget while Redis is away; every answer is merged into it, so it is current when needed. */
+  readonly #fallback = new MemoryRateLimitStore();
+  /** The latest `now` the limiter passed, for `block`, which gets none, to set its key's expiry. */
+  #lastNow = 0;
+  /** Null while Redis answers; otherwise when (real time) it may be tried again. */
+  #retryAt: number | null = null;
+  /** True while one command tries whether Redis is back; the others keep to the fallback meanwhile. */
+  #probing = false;
+
+  /** Takes your connected client; throws a TypeError naming what to pass when `client` is neither library's. */
+  constructor(options: RedisStoreOptions) {
+    const owner = 'RedisRateLimitStore';
+    if (typeof options !== 'object' || options === null) {
+      throw new TypeError(
+        `${owner}: pass an options object: new ${owner}({ client }) with your connected Redis client.`,
+      );
+    }
+    this.#redis = redisConnection(options.client, owner, options.timeoutMs);
+    this.#prefix = checkPrefix(options.prefix, owner);
+    this.#logger = options.logger ?? console;
+  }
+
+  /** Takes one request from the shared budget (see {@link RateLimitStore.take}). */
+  async take(key: string, now: number, inFlight: number, assumed: AssumedWindow): Promise<TakeResult> {
+    this.#lastNow = Math.max(this.#lastNow, now);
+    const args = [now, inFlight, assumed.limit, assumed.windowMs, KEY_MARGIN_MS];
+    const reply = await this.#run(TAKE, key, args);
+    if (reply === undefined) return this.#fallback.take(key, now, inFlight, assumed);
+    const [granted, limit, remaining, resetAt, provisional] = (reply as unknown[]).map(Number) as number[];
+    return {
+      granted: granted === 1,
+      state: { limit: limit ?? 0, remaining: remaining ?? 0, resetAt: resetAt ?? now, provisional: provisional === 1 },
+    };
+  }
+
+  /** Merges an answer's figures into the shared budget (see {@link RateLimitStore.observe}). */
+  async observe(key: string, seen: RateLimitObservation, inFlight: number, now: number): Promise<void> {
+    this.#lastNow = Math.max(this.#lastNow, now);
+    this.#fallback.observe(key, seen, inFlight, now);
+    await this.#run(OBSERVE, key, [seen.limit, seen.remaining, seen.resetAt, inFlight, now, KEY_MARGIN_MS]);
+  }
+
+  /** Spends the shared budget until `resetAt` after a rate-limit answer (see {@link RateLimitStore.block}). */
+  async block(key: string, resetAt: number): Promise<void> {
+    this.#fallback.block(key, resetAt);
+    const now = this.#lastNow || Date.now();
+    await this.#run(BLOCK, key, [resetAt, DEFAULT_ASSUMED_WINDOW.limit, now, KEY_MARGIN_MS]);
+  }
+
+  /** Runs a script on the key's budget; undefined when Redis is unavailable (or being probed by another call). */
+  async #run(script: typeof TAKE, key: string, args: number[]): Promise<unknown> {
+    const probe = this.#retryAt !== null;
+    if (probe && (this.#probing || Date.now() < this.#retryAt!)) return undefined;
+    if (probe) this.#probing = true;
+    try {
+      const reply = await this.#redis.eval(script, [this.#keyOf(key)], args);
+      if (this.#retryAt !== null) {
+        this.#retryAt = null;
+        this.#logger.info('RedisRateLimitStore: Redis answers again; the budget is shared through it again.');
+      }
+      return reply;
+    } catch (error) {
+      if (this.#retryAt === null) {
+        this.#logger.warn(
+          `RedisRateLimitStore: ${(error as Error).message}; using this process's own budget until Redis answers again (tried every ${RETRY_REDIS_MS / 1000} s).`,
+        );
+      }
+      this.#retryAt = Date.now() + RETRY_REDIS_MS;
+      return undefined;
+    } finally {
+      if (probe) this.#probing = false;
+    }
+  }
+
+  #keyOf(key: string): string {
+    const id = key.startsWith(LIMITER_PREFIX) ? key.slice(LIMITER_PREFIX.length) : key;
+    return `{${this.#prefix}:${id}}:rate`;
+  }
+}

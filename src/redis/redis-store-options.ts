@@ -1,0 +1,39 @@
+import type { Logger } from '../core/logger.js';
+import type { RedisClientLike } from './redis-client.js';
+
+/** Options of the Redis stores ({@link RedisRateLimitStore}, and the dedupe store). */
+export interface RedisStoreOptions {
+  /**
+   * Your connected client: node-redis v6 (`createClient()` from `redis`, after `await client.connect()`) or ioredis v6
+   * (`new Redis()` from `ioredis`). The store never connects, reconnects or closes it.
+   */
+  client: RedisClientLike;
+  /**
+   * The first part of every key, so several apps can share one Redis: keys look like `{<prefix>:<fingerprint>}:rate`.
+   * @default 'linkgate'
+   */
+  prefix?: string;
+  /**
+   * Where the store reports that Redis became unavailable and that it answers again (once each per outage).
+   * @default console
+   */
+  logger?: Pick<Logger, 'warn' | 'info'>;
+  /**
+   * How long one Redis command may take, in ms, before the store treats Redis as unavailable, so a slow Redis never
+   * stalls a request. Loopback and same-zone Redis answer in well under a millisecond.
+   * @default 250
+   */
+  timeoutMs?: number;
+}
+
+/** What every Redis store checks in its options; `owner` names the store in the errors. */
+export function checkPrefix(prefix: unknown, owner: string): string {
+  if (prefix === undefined) return 'linkgate';
+  // Braces would break the hash tag that keeps a store's keys in one Redis Cluster slot.
+  if (typeof prefix !== 'string' || prefix === '' || /[{}]/.test(prefix)) {
+    throw new TypeError(
+      `${owner}: prefix must be a non-empty string without { or } (got ${JSON.stringify(prefix) ?? String(prefix)}); pass e.g. 'myapp'.`,
+    );
+  }
+  return prefix;
+}

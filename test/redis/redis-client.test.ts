@@ -1,0 +1,113 @@
+// The adapter the Redis stores share: the same few commands on node-redis and on ioredis, against a real redis-server.
+import { RedisRateLimitStore } from 'linkgate/redis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { redisConnection, redisScript } from '../../src/redis/redis-client.js';
+import { CLIENT_LIBRARIES, type ConnectedClient, connectClient } from './support/redis-clients.js';
+import { describeWithRedis, type RedisServer, startRedisServer } from './support/redis-server.js';
+
+const unique = () => `test:${Math.random().toString(36).slice(2)}`;
+
+describe('a client that is neither library', () => {
+  it.each([
+    ['nothing', undefined],
+    ['a URL', 'redis://127.0.0.1:6379'],
+    ['an object without the commands', { get: async () => null }],
+  ])('is refused with a TypeError naming both libraries and how to install them, given %s', (_, client) => {
+    expect(() => new RedisRateLimitStore({ client: client as never })).toThrow(TypeError);
+    expect(() => new RedisRateLimitStore({ client: client as never })).toThrow(
+      /RedisRateLimitStore: client must be a connected Redis client of node-redis v6 \(createClient\(\) from 'redis'.*ioredis v6.*npm install redis, or npm install ioredis/,
+    );
+  });
+
+  it('is refused without an options object, naming what to pass', () => {
+    expect(() => new RedisRateLimitStore(undefined as never)).toThrow(/new RedisRateLimitStore\(\{ client \}\)/);
+  });
+
+  it('is refused with a timeoutMs that is not a positive number, naming the option', () => {
+    const client = { evalSha: async () => null, set: async () => null };
+    expect(() => new RedisRateLimitStore({ client: client as never, timeoutMs: 0 })).toThrow(
+      /timeoutMs must be a positive/,
+    );
+  });
+
+  it('is refused with a prefix that would break the hash tag', () => {
+    const client = { evalSha: async () => null, set: async () => null };
+    expect(() => new RedisRateLimitStore({ client: client as never, prefix: 'a{b}' })).toThrow(
+      /prefix must be a non-empty string without \{ or \}/,
+    );
+  });
+});
+
+describeWithRedis('the Redis adapter', () => {
+  let server: RedisServer;
+  beforeAll(async () => {
+    server = await startRedisServer();
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  describe.each(CLIENT_LIBRARIES)('on %s', (library) => {
+    let connected: ConnectedClient;
+    beforeAll(async () => {
+      connected = await connectClient(library, server.url);
+    });
+    afterAll(async () => {
+      await connected?.close();
+    });
+    const redis = () => redisConnection(connected.client, 'test', 1_000);
+
+    it('sets a key only when it is absent (SET NX PX), with the expiry given', async () => {
+      const key = unique();
+      expect(await redis().setNxPx(key, 'a', 60_000)).toBe(true);
+      expect(await redis().setNxPx(key, 'b', 60_000)).toBe(false);
+      expect(await connected.command(['GET', key])).toBe('a');
+      const ttl = Number(await connected.command(['PTTL', key]));
+      expect(ttl).toBeGreaterThan(59_000);
+      expect(ttl).toBeLessThanOrEqual(60_000);
+    });
+
+    it('overwrites a key with a new expiry (SET PX)', async () => {
+      const key = unique();
+      await redis().setNxPx(key, 'claim', 60_000);
+      await redis().set(key, 'done', 3_600_000);
+      expect(await connected.command(['GET', key])).toBe('done');
+      expect(Number(await connected.command(['PTTL', key]))).toBeGreaterThan(3_500_000);
+    });
+
+    it("deletes a key only while it holds the caller's value", async () => {
+      const key = unique();
+      await redis().set(key, 'mine', 60_000);
+      expect(await redis().compareAndDelete(key, 'theirs')).toBe(false);
+      expect(await connected.command(['GET', key])).toBe('mine');
+      expect(await redis().compareAndDelete(key, 'mine')).toBe(true);
+      expect(await connected.command(['EXISTS', key])).toBe(0);
+    });
+
+    it('runs a script by its SHA, and sends its source again after Redis forgot it (SCRIPT FLUSH)', async () => {
+      const script = redisScript(`return {KEYS[1], ARGV[1], '${library}'}`);
+      expect(await redis().eval(script, ['k'], [42])).toEqual(['k', '42', library]);
+      expect(await connected.command(['SCRIPT', 'EXISTS', await script.sha()])).toEqual([1]);
+      await connected.command(['SCRIPT', 'FLUSH']);
+      expect(await redis().eval(script, ['k'], [43])).toEqual(['k', '43', library]);
+      expect(await connected.command(['SCRIPT', 'EXISTS', await script.sha()])).toEqual([1]);
+    });
+
+    it('fails a command after timeoutMs when Redis does not answer (paused)', async () => {
+      const other = await connectClient(library, server.url);
+      try {
+        await other.command(['CLIENT', 'PAUSE', '1000', 'ALL']);
+        const started = performance.now();
+        await expect(redisConnection(connected.client, 'test', 200).setNxPx(unique(), 'a', 1000)).rejects.toThrow(
+          /Redis did not answer within 200 ms \(timeoutMs\)/,
+        );
+        const elapsed = performance.now() - started;
+        expect(elapsed).toBeGreaterThanOrEqual(190);
+        expect(elapsed).toBeLessThan(1_200);
+      } finally {
+        await other.command(['CLIENT', 'UNPAUSE']);
+        await other.close();
+      }
+    });
+  });
+});
