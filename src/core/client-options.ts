@@ -3,6 +3,7 @@
 import type * as z from 'zod/mini';
 import type { Clock } from './clock.js';
 import type { AnswerClassifier } from './error-mapping.js';
+import type { Hooks } from './hooks.js';
 import type { Logger, LogLevel } from './logger.js';
 import type { RateLimitStore } from './rate-limit-store.js';
 import type { RateLimitEvent } from './rate-limiter.js';
@@ -55,6 +56,12 @@ export interface ClientOptions {
   onRateLimit?: (event: RateLimitEvent) => void;
   /** Where the budget lives; share one (e.g. Redis-backed) between processes that use the same key. @default in memory */
   rateLimitStore?: RateLimitStore;
+  /**
+   * Functions run along each call's way, ky's names and shapes with linkgate's context (operation, attempt, rate-limit
+   * state, the classified error): `beforeRequest` (add headers), `afterResponse`, `beforeRetry` (see retries happen),
+   * `beforeError`. See {@link Hooks}. @default none
+   */
+  hooks?: Hooks;
 }
 
 /** Options of a single call; they override the client's. */
@@ -91,6 +98,8 @@ export interface RequestSpec<S extends z.core.$ZodType, T> {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   /** Path below the base URL, ids already validated. */
   path: string;
+  /** The path template, ids not filled in (`/api/domain/{id}/update`), for hooks and traces. @default path */
+  route?: string;
   /** Query parameters; undefined values are left out. */
   query?: Record<string, string | number | undefined>;
   /** JSON body, already validated. */

@@ -1,3 +1,5 @@
+import type { RateLimitInfo } from './rate-limiter.js';
+
 /** One problem found by a schema: where (`path`) and what rule was broken (`message`). */
 export interface Issue {
   /** Where the problem is, e.g. `['data', 'phone']`. */
@@ -42,6 +44,8 @@ export interface APIErrorInit {
   body: unknown;
   /** The response headers. */
   headers: Headers;
+  /** The rate-limit figures the answer stated (or, for a request refused before sending, the client's budget). */
+  rateLimit?: RateLimitInfo | null;
 }
 
 /**
@@ -55,12 +59,21 @@ export class APIError extends LinkgateError {
   declare readonly headers: Headers;
   /** The parsed JSON body, or the raw text when it was not JSON (non-enumerable: not printed by inspect). */
   declare readonly body: unknown;
+  /**
+   * The rate-limit figures this answer stated (`X-RateLimit-*`), or null when it stated none; for a RateLimitError the
+   * client raised without sending, its budget as it stood.
+   */
+  declare readonly rateLimit: RateLimitInfo | null;
+  /** The attempts the call made, this answer's included (0 when refused before sending). Set by the client. */
+  declare attempts: number;
 
   constructor(init: APIErrorInit) {
     super(init.message);
     this.status = init.status;
     this.headers = init.headers;
     hidden(this, 'body', init.body);
+    this.rateLimit = init.rateLimit ?? null;
+    this.attempts = 1;
   }
 }
 
@@ -91,7 +104,10 @@ export class RateLimitError extends APIError {
 }
 
 /** No answer came back: the connection failed (refused, reset, DNS). The request may or may not have been processed. */
-export class APIConnectionError extends LinkgateError {}
+export class APIConnectionError extends LinkgateError {
+  /** The attempts the call made, this one included. Set by the client. */
+  declare attempts: number;
+}
 
 /** No answer came back within `timeout` milliseconds. */
 export class APIConnectionTimeoutError extends APIConnectionError {}

@@ -387,6 +387,7 @@ function localRateLimitError(state: RateLimitState, now: number, why: string): R
     message: `Rate limit budget spent (${state.remaining} of ${state.limit} requests left until ${new Date(state.resetAt).toISOString()}); the request was not sent: ${why}.`,
     body: undefined,
     headers: new Headers(),
+    rateLimit: { limit: state.limit, remaining: state.remaining, resetAt: new Date(state.resetAt) },
     retryAfter,
     resetAt: new Date(state.resetAt),
   });
