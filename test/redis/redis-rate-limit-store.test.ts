@@ -1,0 +1,144 @@
+// What only the Redis store does: where it keeps the budget (keys, expiry, no API key), and what it does when Redis is
+// away or slow. The budget's rules themselves are the contract's (rate-limit-store-contract.test.ts).
+import { Linkgate } from 'linkgate';
+import { type MockServer, startMockServer } from 'linkgate/mock';
+import { RedisRateLimitStore } from 'linkgate/redis';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { CLIENT_LIBRARIES, type ConnectedClient, connectClient } from './support/redis-clients.js';
+import { describeWithRedis, type RedisServer, startRedisServer } from './support/redis-server.js';
+
+const ASSUMED = { limit: 30, windowMs: 60_000 };
+
+/** A logger that keeps its lines. */
+function recordingLogger() {
+  const lines: string[] = [];
+  return {
+    lines,
+    warn: (line: string) => lines.push(`warn: ${line}`),
+    info: (line: string) => lines.push(`info: ${line}`),
+  };
+}
+
+describeWithRedis('RedisRateLimitStore', () => {
+  let redis: RedisServer;
+  let mock: MockServer;
+  beforeAll(async () => {
+    redis = await startRedisServer();
+    mock = await startMockServer({ seed: 'empty' });
+  });
+  afterAll(async () => {
+    await mock?.close();
+    await redis?.stop();
+  });
+
+  describe.each(CLIENT_LIBRARIES)('on %s', (library) => {
+    let connected: ConnectedClient;
+    beforeAll(async () => {
+      connected = await connectClient(library, redis.url);
+    });
+    afterAll(async () => {
+      await connected?.close();
+    });
+    afterEach(async () => {
+      // A test that stopped Redis leaves it running again for the next.
+      if (redis.pid() === null) await redis.restart();
+    });
+
+    it("keeps a client's budget under one hash-tagged key holding a fingerprint of the API key, never the key, expiring an hour after its window", async () => {
+      await connected.command(['FLUSHALL']);
+      const apiKey = mock.backend.adminKey;
+      const client = new Linkgate({
+        apiKey,
+        baseUrl: mock.url,
+        rateLimitStore: new RedisRateLimitStore({ client: connected.client }),
+      });
+      await client.account.get();
+      await client.account.get();
+      const keys = (await connected.command(['KEYS', '*'])) as string[];
+      expect(keys).toHaveLength(1);
+      expect(keys[0]).toMatch(/^\{linkgate:[0-9a-f]{8}\}:rate$/);
+      expect(keys[0]).not.toContain(apiKey);
+      const state = await connected.command(['HGETALL', keys[0] as string]);
+      // node-redis answers HGETALL as an object, ioredis as a flat list.
+      const fields = Array.isArray(state) ? Object.fromEntries(chunk(state as string[])) : (state as object);
+      // The server's count wins: the shared budget holds what the last answer said was left.
+      expect(fields).toMatchObject({ limit: '30', remaining: String(client.rateLimit?.remaining), provisional: '0' });
+      const ttl = Number(await connected.command(['PTTL', keys[0] as string]));
+      const resetAt = Number((fields as Record<string, string>).resetAt);
+      expect(ttl).toBeGreaterThan(resetAt - Date.now() + 3_500_000);
+      expect(ttl).toBeLessThanOrEqual(resetAt - Date.now() + 3_600_000 + 1000);
+    });
+
+    it('puts its keys under the prefix given', async () => {
+      await connected.command(['FLUSHALL']);
+      const store = new RedisRateLimitStore({ client: connected.client, prefix: 'myapp' });
+      await store.take('linkgate:0a1b2c3d', Date.now(), 0, ASSUMED);
+      expect(await connected.command(['KEYS', '*'])).toEqual(['{myapp:0a1b2c3d}:rate']);
+    });
+
+    it('uses the in-process budget while Redis is down, says so once, and shares through Redis again once it answers', async () => {
+      const logger = recordingLogger();
+      const store = new RedisRateLimitStore({ client: connected.client, logger, timeoutMs: 200 });
+      const key = `linkgate:${library === 'ioredis' ? 'down0001' : 'down0002'}`;
+      expect((await store.take(key, Date.now(), 0, ASSUMED)).state.remaining).toBe(29);
+      await redis.stop('SIGKILL');
+
+      const started = performance.now();
+      const during = [];
+      for (let i = 0; i < 5; i++) during.push(await store.take(key, Date.now(), i, ASSUMED));
+      // Only the first waits for Redis (up to timeoutMs); the others go straight to the in-process budget.
+      expect(performance.now() - started).toBeLessThan(1_000);
+      expect(during.every((r) => r.granted)).toBe(true);
+      // The in-process budget knows nothing of the shared one's 1 taken: it starts its own window.
+      expect(during.map((r) => r.state.remaining)).toEqual([29, 28, 27, 26, 25]);
+      await store.observe(key, { limit: 30, remaining: 3, resetAt: Date.now() + 30_000 }, 0, Date.now());
+      expect((await store.take(key, Date.now(), 0, ASSUMED)).state.remaining).toBe(2);
+      expect(logger.lines).toHaveLength(1);
+      expect(logger.lines[0]).toMatch(
+        /^warn: RedisRateLimitStore: Redis (did not answer within 200 ms \(timeoutMs\)|failed: .*); using this process's own budget until Redis answers again/,
+      );
+
+      await redis.restart();
+      // Redis is tried again a second after it failed; the empty restarted Redis starts a new shared window.
+      await new Promise((resolve) => setTimeout(resolve, 1_100));
+      let back = await store.take(key, Date.now(), 0, ASSUMED);
+      for (let i = 0; i < 40 && logger.lines.length < 2; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        back = await store.take(key, Date.now(), 0, ASSUMED);
+      }
+      expect(logger.lines[1]).toBe(
+        'info: RedisRateLimitStore: Redis answers again; the budget is shared through it again.',
+      );
+      // The take that timed out sat in the client's offline queue and may have run on the restarted Redis: it counts
+      // against the shared budget, the safe direction.
+      expect(back.state).toMatchObject({ limit: 30, provisional: true });
+      expect(back.state.remaining).toBeGreaterThanOrEqual(28);
+      expect(await connected.command(['EXISTS', `{linkgate:${key.slice(9)}}:rate`])).toBe(1);
+    }, 20_000);
+
+    it('does not hold a request longer than timeoutMs when Redis is slow', async () => {
+      const logger = recordingLogger();
+      const store = new RedisRateLimitStore({ client: connected.client, logger, timeoutMs: 150 });
+      const other = await connectClient(library, redis.url);
+      try {
+        await other.command(['CLIENT', 'PAUSE', '1000', 'ALL']);
+        const started = performance.now();
+        const result = await store.take('linkgate:slow0001', Date.now(), 0, ASSUMED);
+        const elapsed = performance.now() - started;
+        expect(result.granted).toBe(true);
+        expect(elapsed).toBeGreaterThanOrEqual(140);
+        expect(elapsed).toBeLessThan(800);
+        expect(logger.lines).toEqual([expect.stringMatching(/Redis did not answer within 150 ms \(timeoutMs\)/)]);
+      } finally {
+        await other.command(['CLIENT', 'UNPAUSE']);
+        await other.close();
+      }
+    });
+  });
+});
+
+function chunk(flat: string[]): [string, string][] {
+  const pairs: [string, string][] = [];
+  for (let i = 0; i < flat.length; i += 2) pairs.push([flat[i] as string, flat[i + 1] as string]);
+  return pairs;
+}
