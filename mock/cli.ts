@@ -6,6 +6,7 @@ import { MESSAGING_KEY_PATTERN } from '../src/schemas/messaging.js';
 import { type MockServer, startMockServer } from './adapters/node-server.js';
 import { describeCaller, formatRequestLine, type RequestLogEntry } from './adapters/request-log.js';
 import type { MockBackendOptions } from './backend.js';
+import { runTrigger } from './cli/trigger-command.js';
 import { GatewayInputError } from './gateway/gateway-input-error.js';
 import type { RateLimitOptions } from './management/rate-limit.js';
 import { PRODUCTION_VARIANT_NAMES, type ProductionVariantName } from './management/variants.js';
@@ -13,6 +14,7 @@ import { type DeviceInput, DeviceRegistry } from './messaging/device-registry.js
 import { ManualClock } from './shared/manual-clock.js';
 
 const HELP = `Usage: linkgate mock [options]
+       linkgate trigger <event> --to <url> --secret <secret>   (linkgate trigger --help)
 
 Serves a stateful reference backend of the management API (/api/...) and the messaging gateway over HTTP,
 with CORS for browser apps. Data lives in memory and is gone when the server stops.
@@ -79,6 +81,16 @@ class UsageError extends Error {
 }
 
 async function main(argv: string[]): Promise<void> {
+  // `trigger` has flags of its own; the mock's parser never sees them.
+  if (argv[0] === 'trigger') {
+    const write = (stream: NodeJS.WriteStream) => (text: string) => void stream.write(text);
+    process.exitCode = await runTrigger(argv.slice(1), {
+      out: write(process.stdout),
+      err: write(process.stderr),
+      env: process.env,
+    });
+    return;
+  }
   let parsed: { values: Flags; positionals: string[] };
   try {
     parsed = parseArgs({ args: argv, options: FLAGS, allowPositionals: true, strict: true });
@@ -94,8 +106,8 @@ async function main(argv: string[]): Promise<void> {
   if (command !== 'mock') {
     throw new UsageError(
       command === undefined
-        ? 'No command given; the command is "mock".'
-        : `Unknown command "${command}"; the command is "mock".`,
+        ? 'No command given; the commands are "mock" and "trigger".'
+        : `Unknown command "${command}"; the commands are "mock" and "trigger".`,
     );
   }
   if (extra.length > 0) throw new UsageError(`Unexpected argument "${extra[0]}"; options start with --.`);

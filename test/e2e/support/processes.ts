@@ -84,6 +84,17 @@ export async function startCli(args: string[], options: { env?: Record<string, s
   };
 }
 
+/**
+ * Runs `linkgate <args>` from the sources to its end (what `npx linkgate <args>` runs from the build), killed after
+ * `timeoutMs`; e.g. `runCli(['trigger', 'message.received', '--to', url, '--secret', secret])`.
+ */
+export function runCli(
+  args: string[],
+  options: { env?: Record<string, string>; timeoutMs?: number } = {},
+): Promise<ProgramResult> {
+  return runProgram({ file: 'mock/cli.ts' }, { ...options, args });
+}
+
 /** The result of a user program run to its end. */
 export interface ProgramResult {
   code: number | null;

@@ -1,0 +1,136 @@
+// `linkgate trigger`'s command line, run in-process: every mistake is refused with exit code 2 before anything is
+// sent (the receiver URL below has nothing listening, so a delivery sent by mistake would fail with exit code 1).
+import { describe, expect, it } from 'vitest';
+import { runTrigger, TRIGGER_HELP } from '../../../mock/cli/trigger-command.js';
+
+const SECRET = 'whsec_live_0123456789abcdef0123456789abcdef';
+const NOWHERE = 'http://127.0.0.1:9/webhooks';
+
+async function trigger(args: string[], env: Record<string, string | undefined> = {}) {
+  let out = '';
+  let err = '';
+  const code = await runTrigger(args, { out: (t) => void (out += t), err: (t) => void (err += t), env });
+  return { code, out, err };
+}
+
+describe('linkgate trigger refuses a wrong command line with exit code 2, naming the flag and the rule', () => {
+  it.each([
+    [['--to', NOWHERE, '--secret', SECRET], /No event given; pass one of message\.received, .*, or --all/],
+    [['message.read', '--to', NOWHERE, '--secret', SECRET], /Unknown event "message\.read"; the events are/],
+    [['message.ack', '--secret', SECRET], /--to is required: the receiver's URL/],
+    [['message.ack', '--to', 'localhost:3000', '--secret', SECRET], /--to must be an http:\/\/ or https:\/\/ URL/],
+    [['message.ack', '--to', 'not a url', '--secret', SECRET], /--to must be a full http:\/\/ or https:\/\/ URL/],
+    [['message.ack', '--to', NOWHERE], /--secret is required: .* or set WEBHOOK_SECRET/],
+    [
+      ['message.ack', '--to', NOWHERE, '--secret', SECRET, '--bogus'],
+      /Unknown option --bogus; the options of trigger are --to, --secret, --set/,
+    ],
+    [['message.ack', 'extra', '--to', NOWHERE, '--secret', SECRET], /Unexpected argument "extra"/],
+    [['message.ack', '--all', '--to', NOWHERE, '--secret', SECRET], /Pass an event or --all, not both/],
+    [['--all', '--set', 'device_id=x', '--to', NOWHERE, '--secret', SECRET], /--set changes one event's payload/],
+    [['--all', '--delivery-id', 'd1', '--to', NOWHERE, '--secret', SECRET], /--delivery-id names one delivery/],
+    [
+      ['message.ack', '--stale', '--duplicate', '--to', NOWHERE, '--secret', SECRET],
+      /--duplicate and --stale each send their own kind/,
+    ],
+    [
+      ['message.ack', '--timeout', '0', '--to', NOWHERE, '--secret', SECRET],
+      /--timeout must be a time from 1ms to 600s/,
+    ],
+    [['message.ack', '--timeout', '2m', '--to', NOWHERE, '--secret', SECRET], /--timeout must be .*got "2m"/],
+    [
+      ['message.ack', '--device', 'front desk', '--to', NOWHERE, '--secret', SECRET],
+      /--device must be 1-200 visible characters/,
+    ],
+    [
+      ['message.ack', '--set', 'data.status', '--to', NOWHERE, '--secret', SECRET],
+      /--set takes path=value, e\.g\. --set data\.status=read; got "data\.status"/,
+    ],
+    [
+      ['message.ack', '--set', '__proto__.x=1', '--to', NOWHERE, '--secret', SECRET],
+      /--set __proto__\.x: the path must be field names/,
+    ],
+    [
+      ['message.ack', '--set', 'data.status.x=1', '--to', NOWHERE, '--secret', SECRET],
+      /--set data\.status\.x: data\.status is a string, so it has no field "x"/,
+    ],
+  ])('refuses %j', async (args, message) => {
+    const run = await trigger(args);
+    expect(run.err).toMatch(message);
+    expect(run.err).toContain('Run "linkgate trigger --help" for usage.');
+    expect(run.code).toBe(2);
+    expect(run.out).toBe('');
+  });
+
+  it('refuses an override that makes the payload invalid, naming the field and the rule, and says how to send it anyway', async () => {
+    const run = await trigger(['message.ack', '--set', 'data.status=read', '--to', NOWHERE, '--secret', SECRET]);
+    expect(run.code).toBe(2);
+    expect(run.err).toContain(
+      'linkgate: --set makes the message.ack payload invalid: data.status_code: status_code must match status (1 sent, 2 delivered, 3 read, 4 played). Fix the value, or pass --allow-invalid',
+    );
+  });
+
+  it('refuses a misspelt field instead of adding a field every receiver ignores', async () => {
+    const run = await trigger(['message.ack', '--set', 'data.stauts=read', '--to', NOWHERE, '--secret', SECRET]);
+    expect(run.code).toBe(2);
+    expect(run.err).toMatch(/data\.stauts: "stauts" is not a field of data; its fields are message_id, chat_jid/);
+  });
+
+  it('names the rule of a bad secret without printing the secret', async () => {
+    const run = await trigger(['message.ack', '--to', NOWHERE], { WEBHOOK_SECRET: 'whsec_live_ has spaces' });
+    expect(run.code).toBe(2);
+    expect(run.err).toContain('WEBHOOK_SECRET must be 1-200 visible characters without spaces');
+    expect(run.err).not.toContain('has spaces');
+  });
+
+  it('prints its help with every flag and exit code 0', async () => {
+    const run = await trigger(['--help']);
+    expect(run.code).toBe(0);
+    expect(run.out).toBe(TRIGGER_HELP);
+    for (const flag of [
+      '--to',
+      '--secret',
+      '--set',
+      '--device',
+      '--delivery-id',
+      '--duplicate',
+      '--stale',
+      '--wrong-secret',
+      '--all',
+      '--allow-invalid',
+      '--timeout',
+      '--json',
+    ]) {
+      expect(TRIGGER_HELP).toContain(`  ${flag}`);
+    }
+  });
+});
+
+describe('linkgate trigger reads --set values as JSON, and as text where the schema wants text', () => {
+  it('keeps digits typed for a text field as text, and sends to the receiver (nothing listens: exit 1)', async () => {
+    const run = await trigger([
+      'message.received',
+      '--set',
+      'data.sender=628111222333',
+      '--set',
+      'data.has_media=false',
+      '--set',
+      'data.push_name="Budi"',
+      '--to',
+      NOWHERE,
+      '--secret',
+      SECRET,
+      '--timeout',
+      '2s',
+      '--json',
+    ]);
+    const report = JSON.parse(run.out);
+    expect(report.deliveries[0].payload.data).toMatchObject({
+      sender: '628111222333',
+      has_media: false,
+      push_name: 'Budi',
+    });
+    expect(report.deliveries[0].answers[0]).toMatchObject({ status: null });
+    expect(run.code).toBe(1);
+  });
+});
