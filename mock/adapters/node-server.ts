@@ -5,6 +5,7 @@ import { type BackendCore, createBackendCore, type MockBackendOptions } from '..
 import { unreadableCharset, unreadableCharsetResponse } from '../http/body-charset.js';
 import { bodyTooLargeResponse, declaresTooLarge, MAX_BODY_BYTES } from '../http/body-limit.js';
 import type { MockRequest, MockResponse } from '../http/types.js';
+import { createInspectorServer } from '../inspector/inspector-server.js';
 import { EXPOSED_HEADERS, isPreflight, preflightHeaders } from './cors.js';
 import type { RequestLogEntry } from './request-log.js';
 import type { MockRequestHandler } from './web.js';
@@ -73,12 +74,17 @@ export async function startMockServer<B extends MockRequestHandler = BackendCore
   // Loaded here, by a computed name: `linkgate/mock` re-exports this function and must still bundle and load in
   // browsers (setupWorker), where bundlers would otherwise try to resolve node:http.
   const { createServer } = (await import(NODE_HTTP)) as typeof import('node:http');
-  const handler = onResponse
-    ? (req: IncomingMessage, res: ServerResponse) => {
-        reportWhenAnswered(req, res, onResponse);
-        serve(backend, req, res);
-      }
-    : (req: IncomingMessage, res: ServerResponse) => serve(backend, req, res);
+  // The inspector (page at `/`, live feed at `/__mock/events`) needs the whole backend, not just a request handler.
+  const inspector = isBackendCore(backend) ? createInspectorServer(backend) : undefined;
+  const handler = (req: IncomingMessage, res: ServerResponse) => {
+    if (onResponse) reportWhenAnswered(req, res, onResponse);
+    if (inspector) {
+      if (inspector.handle(req, res, pathOf(req.url))) return;
+      // What a request changed reaches the inspector's readers once it is answered.
+      if (inspector.feed.readers > 0) res.once('finish', inspector.touch);
+    }
+    serve(backend, req, res);
+  };
   const server = createServer({ keepAliveTimeout: 5_000 }, handler);
   // `Expect: 100-continue` (curl sends it for bodies over 1 MB): a body the mock would refuse is refused before the
   // client sends it, instead of inviting it with 100 Continue and then cutting the upload short.
@@ -105,6 +111,8 @@ export async function startMockServer<B extends MockRequestHandler = BackendCore
     backend,
     close: () =>
       new Promise<void>((resolve, reject) => {
+        // Live feeds never end by themselves: end them, or close would wait for their readers forever.
+        inspector?.close();
         server.close((err) => (err ? reject(err) : resolve()));
         server.closeIdleConnections();
       }),
@@ -131,6 +139,12 @@ function reportWhenAnswered(req: IncomingMessage, res: ServerResponse, onRespons
       // A faulty log listener must not break the server.
     }
   });
+}
+
+/** A backend with a store and a gateway (not just a request handler), which the inspector can show. */
+function isBackendCore(backend: MockRequestHandler): backend is MockRequestHandler & BackendCore {
+  const b = backend as Partial<BackendCore>;
+  return b.store !== undefined && typeof b.gateway?.on === 'function';
 }
 
 /** The host part of the URL for a bound address: a wildcard bind is reached through loopback. */

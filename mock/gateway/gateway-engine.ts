@@ -62,6 +62,8 @@ export interface GatewayLifecycle extends Record<string, unknown> {
   circuit: CircuitTransition;
   /** An event was not delivered at all (group/story/channel, no endpoint, not selected). */
   dropped: DroppedEvent;
+  /** An event was handed to the engine, before routing: pairing frames, receipts, statuses, messages (the inspector's feed). */
+  published: OutboundEvent;
 }
 
 /** Options of a {@link GatewayEngine}. */
@@ -218,6 +220,7 @@ export class GatewayEngine {
 
   /** Routes an event and, when it has a receiver, sends its first attempt right away. */
   publish(event: OutboundEvent): PublishResult {
+    this.#emitter.emit('published', event);
     const route = this.#routing.route(event.tenant, event.deviceId, event.event);
     if (!route.endpoint) return { queued: false, dropped: this.drop(event, route.reason) };
     const job: Job = {

@@ -81,6 +81,19 @@ export class RateLimiter {
     };
   }
 
+  /** A key's current window without counting a request, or undefined when it has none open (for the inspector). */
+  peek(key: string): { used: number; limit: number; remaining: number; resetAt: number } | undefined {
+    const window = this.#windows.get(key);
+    if (!window || this.#clock.now() >= window.start + this.#options.windowMs) return undefined;
+    const { limit, windowMs } = this.#options;
+    return {
+      used: window.count,
+      limit,
+      remaining: Math.max(0, limit - window.count),
+      resetAt: window.start + windowMs,
+    };
+  }
+
   /** Forgets a key's window (its user was deleted, or the backend was reset). */
   forget(key: string): void {
     this.#windows.delete(key);
