@@ -1,6 +1,5 @@
 import ky, { type KyInstance } from 'ky';
 import type * as z from 'zod/mini';
-import type { PageData } from '../schemas/page.js';
 import { APIPromise, type WithResponse } from './api-promise.js';
 import type { ClientOptions, ClientProfile, Fetch, RequestSpec } from './client-options.js';
 import { awaitedTimeout, type Clock, sleep, systemClock } from './clock.js';
@@ -16,10 +15,9 @@ import {
   ResponseValidationError,
 } from './errors.js';
 import { type LevelledLogger, levelledLogger, redactHeaders } from './logger.js';
-import { Page, PagePromise } from './pagination.js';
 import type { RateLimitObservation } from './rate-limit-store.js';
 import { RateLimiter, type RateLimitInfo, readRateLimitHeaders } from './rate-limiter.js';
-import { DEFAULT_MAX_RESPONSE_BYTES, readBoundedText } from './response-body.js';
+import { DEFAULT_MAX_RESPONSE_BYTES, discard, readBoundedText } from './response-body.js';
 import { assertServerSide, readEnv } from './runtime.js';
 import { withoutTrailingSlashes } from './trailing-slashes.js';
 import { describe, toIssues } from './validation.js';
@@ -71,12 +69,14 @@ function fingerprint(text: string): string {
 
 /**
  * The HTTP core both clients build on: authentication, the shared rate limiter, retries with back-off, timeouts and
- * abort, error classification, response validation and logging. Resource classes describe calls with
- * {@link request} / {@link requestPage}; everything else happens here.
+ * abort, error classification, response validation and logging. Resource classes describe calls and hand them to
+ * {@link request} (paged lists through `requestPage` in ./pagination.ts); everything else happens here.
  */
 export class APIClient {
   /** The base URL requests go to, without a trailing slash. */
   declare readonly baseUrl: string;
+  /** The base URL's origin: the only one redirects are followed within. */
+  readonly #origin: string;
   /** Default per-attempt timeout in ms. */
   declare readonly timeout: number;
   /** Default retries after transient failures. */
@@ -115,7 +115,9 @@ export class APIClient {
       );
     }
     this.#apiKey = apiKey;
-    this.baseUrl = normaliseBaseUrl(options.baseUrl ?? readEnv(profile.baseUrlEnv), profile);
+    const base = normaliseBaseUrl(options.baseUrl ?? readEnv(profile.baseUrlEnv), profile);
+    this.baseUrl = withoutTrailingSlashes(`${base.origin}${base.pathname}`);
+    this.#origin = base.origin;
     this.timeout = checkNumber(options.timeout ?? 30_000, 'timeout', profile, 1);
     this.maxRetries = checkNumber(options.maxRetries ?? 2, 'maxRetries', profile, 0);
     this.maxResponseBytes = checkNumber(
@@ -148,7 +150,7 @@ export class APIClient {
     const rateLimit = options.rateLimit ?? (profile.rateLimitByDefault ? 'wait' : false);
     this.#limiter = new RateLimiter({
       clock: this.#clock,
-      key: `linkgate:${fingerprint(`${apiKey}@${new URL(this.baseUrl).origin}`)}`,
+      key: `linkgate:${fingerprint(`${apiKey}@${base.origin}`)}`,
       mode: rateLimit,
       // Left undefined, the limiter's own defaults apply (the longest wait, a store of its own).
       maxWaitMs:
@@ -166,7 +168,11 @@ export class APIClient {
     return seen && { limit: seen.limit, remaining: seen.remaining, resetAt: new Date(seen.resetAt) };
   }
 
-  /** Sends one call and parses its answer. Validation in `build` runs inside the promise, so it rejects rather than throws. */
+  /**
+   * Sends one call and parses its answer. Validation in `build` runs inside the promise, so it rejects rather than
+   * throws. The resources' way in, not an API of its own.
+   * @internal
+   */
   request<S extends z.core.$ZodType, T>(build: () => RequestSpec<S, T>): APIPromise<T> {
     let result: Promise<WithResponse<T>>;
     try {
@@ -177,34 +183,6 @@ export class APIClient {
       result = Promise.reject(error);
     }
     return new APIPromise(result);
-  }
-
-  /**
-   * Sends a paged list call. `build(page)` describes the call for one page number; errors of a page carry `page` so
-   * the caller can resume with `list({ page })`.
-   */
-  requestPage<S extends z.core.$ZodType, T>(
-    build: (page: number | undefined) => RequestSpec<S, PageData<T>>,
-    firstPage: number | undefined,
-  ): PagePromise<T> {
-    const fetchPage = (page: number | undefined): APIPromise<Page<T>> =>
-      new APIPromise(
-        (async () => {
-          try {
-            const spec = build(page);
-            const { data, response } = await this.#execute(spec);
-            return { data: new Page<T>(data, fetchPage), response };
-          } catch (error) {
-            if (error instanceof LinkgateError) {
-              // Only a real page number is a place to resume from; a bad `page` argument is reported, not echoed.
-              if (page === undefined || Number.isInteger(page)) error.page = page ?? 1;
-              error.message = this.#scrub(error.message);
-            }
-            throw error;
-          }
-        })(),
-      );
-    return new PagePromise<T>(fetchPage(firstPage).withResponse());
   }
 
   /** Names the client and its base URL; never the key. */
@@ -411,7 +389,7 @@ export class APIClient {
           const text = await readBoundedText(response, this.maxResponseBytes, call.name);
           return { response, text };
         }
-        void response.body?.cancel().catch(() => {});
+        discard(response);
         // As fetch does: 303, and 301/302 after a POST, become a GET without a body.
         if (response.status === 303 || ((response.status === 301 || response.status === 302) && method === 'POST')) {
           method = 'GET';
@@ -433,11 +411,12 @@ export class APIClient {
       const raw = (error as { cause?: unknown }).cause ?? error;
       // The cause is printed with the error when uncaught: it must not carry the key either.
       const rawMessage = String((raw as Error)?.message ?? raw);
-      const cause = rawMessage === this.#scrub(rawMessage) ? raw : new Error(this.#scrub(rawMessage));
-      const detail = (cause as { cause?: { code?: string } }).cause?.code;
+      const message = this.#scrub(rawMessage);
+      const cause = rawMessage === message ? raw : new Error(message);
+      const detail = (raw as { cause?: { code?: string } } | undefined)?.cause?.code;
       throw new APIConnectionError(
         this.#scrub(
-          `${spec.method} ${url} could not connect: ${(cause as Error)?.message ?? cause}${detail ? ` (${detail})` : ''}. Check baseUrl and the network.`,
+          `${spec.method} ${url} could not connect: ${message}${detail ? ` (${detail})` : ''}. Check baseUrl and the network.`,
         ),
         { cause },
       );
@@ -462,9 +441,9 @@ export class APIClient {
     } catch {
       // An unparsable Location is treated like a hidden one: not followed.
     }
-    const base = new URL(this.baseUrl).origin;
+    const base = this.#origin;
     if (next === null || next.origin !== base) {
-      void response.body?.cancel().catch(() => {});
+      discard(response);
       const to = next === null ? 'a target this runtime does not reveal' : `another origin, ${next.origin}`;
       throw new CrossOriginRedirectError(
         `${call} was redirected (HTTP ${status}) to ${to}; only redirects within ${base} are followed, so the body and headers stay there. If the service moved, set baseUrl to its new origin.`,
@@ -527,7 +506,8 @@ function userAbort(spec: RequestSpec<z.core.$ZodType, unknown>): APIUserAbortErr
   return new APIUserAbortError(`${spec.operation} (${spec.method} ${spec.path}) was aborted by its signal.`);
 }
 
-function normaliseBaseUrl(value: string | undefined, profile: ClientProfile): string {
+/** The base URL parsed, after checking it is an absolute http(s) URL. */
+function normaliseBaseUrl(value: string | undefined, profile: ClientProfile): URL {
   if (!value) {
     throw new LinkgateError(
       `${profile.name}: no base URL. Pass { baseUrl: 'https://your-service.example' } or set ${profile.baseUrlEnv}.`,
@@ -542,7 +522,7 @@ function normaliseBaseUrl(value: string | undefined, profile: ClientProfile): st
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new LinkgateError(`${profile.name}: baseUrl must use http or https (got ${url.protocol}).`);
   }
-  return withoutTrailingSlashes(`${url.origin}${url.pathname}`);
+  return url;
 }
 
 function checkNumber(value: number, name: string, profile: ClientProfile, min: number): number {

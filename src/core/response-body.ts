@@ -3,6 +3,11 @@ import { ResponseTooLargeError } from './errors.js';
 /** The default bound on one answer's body: the API's pages are a few KB, so this is generous yet keeps memory flat. */
 export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 
+/** Drops an answer's unread body: cancelling releases the connection, and its outcome does not matter any more. */
+export function discard(response: Response): void {
+  void response.body?.cancel().catch(() => {});
+}
+
 // Decodes like Response.text(): UTF-8, a leading BOM dropped, invalid bytes replaced.
 const decoder = new TextDecoder();
 
@@ -21,7 +26,7 @@ export async function readBoundedText(response: Response, maxBytes: number, call
   const declared = Number(response.headers.get('content-length') ?? Number.NaN);
   // A declared length only bounds the decoded size when nothing is compressed.
   if (declared > maxBytes && !response.headers.has('content-encoding')) {
-    void response.body?.cancel().catch(() => {});
+    discard(response);
     throw tooLarge(`a declared body of ${declared} bytes, more`);
   }
   // An uncompressed body with a declared length within the bound cannot grow past it (the HTTP parser enforces it).

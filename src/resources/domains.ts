@@ -5,7 +5,7 @@ import { APIResource } from '../core/resource.js';
 import type { Domain, DomainCreate, DomainUpdate } from '../schemas/domain.js';
 import { createDomain, deleteDomain, listDomains, updateDomain } from '../schemas/operations.js';
 import type { PageQuery } from '../schemas/page.js';
-import { type ActionResult, type Created, callOf, pageCallOf } from './shared.js';
+import { type ActionResult, type Created, callOf, listOf } from './shared.js';
 
 /** Branded domains: `client.domains`. */
 export class DomainsResource extends APIResource {
@@ -15,7 +15,7 @@ export class DomainsResource extends APIResource {
    * for await (const d of client.domains.list()) console.log(d.domain);
    */
   list(query?: PageQuery, options?: RequestOptions): PagePromise<Domain> {
-    return this._client.requestPage(pageCallOf(listDomains, query, options), query?.page);
+    return listOf(this._client, listDomains, query, options);
   }
 
   /**

@@ -5,13 +5,13 @@ import { APIResource } from '../core/resource.js';
 import { createPixel, deletePixel, listPixels, updatePixel } from '../schemas/operations.js';
 import type { PageQuery } from '../schemas/page.js';
 import type { Pixel, PixelCreate, PixelUpdate } from '../schemas/pixel.js';
-import { type ActionResult, type Created, callOf, pageCallOf } from './shared.js';
+import { type ActionResult, type Created, callOf, listOf } from './shared.js';
 
 /** Tracking pixels: `client.pixels`. */
 export class PixelsResource extends APIResource {
   /** Lists tracking pixels; iterate the result for every one. */
   list(query?: PageQuery, options?: RequestOptions): PagePromise<Pixel> {
-    return this._client.requestPage(pageCallOf(listPixels, query, options), query?.page);
+    return listOf(this._client, listPixels, query, options);
   }
 
   /**

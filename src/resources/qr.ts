@@ -5,7 +5,7 @@ import { APIResource } from '../core/resource.js';
 import { createQrCode, deleteQrCode, getQrCode, listQrCodes, updateQrCode } from '../schemas/operations.js';
 import type { PageQuery } from '../schemas/page.js';
 import type { Qr, QrCreate, QrStats, QrUpdate } from '../schemas/qr.js';
-import { type ActionResult, callOf, pageCallOf } from './shared.js';
+import { type ActionResult, callOf, listOf } from './shared.js';
 
 /** A single QR code with its scan statistics. */
 export interface QrWithStats {
@@ -27,7 +27,7 @@ export interface QrCreated {
 export class QrResource extends APIResource {
   /** Lists QR codes; iterate the result for every one. */
   list(query?: PageQuery, options?: RequestOptions): PagePromise<Qr> {
-    return this._client.requestPage(pageCallOf(listQrCodes, query, options), query?.page);
+    return listOf(this._client, listQrCodes, query, options);
   }
 
   /** Reads one QR code and its statistics. */

@@ -1,8 +1,9 @@
 import type * as z from 'zod/mini';
-import type { RequestOptions, RequestSpec } from '../core/api-client.js';
+import type { APIClient, RequestOptions, RequestSpec } from '../core/api-client.js';
+import { type PagePromise, requestPage } from '../core/pagination.js';
 import { validate, validateId } from '../core/validation.js';
 import type { Operation } from '../schemas/operation.js';
-import type { PageQuery } from '../schemas/page.js';
+import type { PageData, PageQuery } from '../schemas/page.js';
 
 /** The answer of update and delete calls: the service's confirmation message. */
 export interface ActionResult {
@@ -52,12 +53,16 @@ export function callOf<R extends z.core.$ZodType, T>(op: Operation<R, T>, parts:
   };
 }
 
-/** Builds the per-page call of a paged list: the query with the page asked for, checked once per page. */
-export function pageCallOf<R extends z.core.$ZodType, T>(
-  op: Operation<R, T>,
+/** Sends a paged list call of `op`: per page, the query with the page asked for, checked once per page. */
+export function listOf<R extends z.core.$ZodType, T>(
+  client: APIClient,
+  op: Operation<R, PageData<T>>,
   query: PageQuery | undefined,
   options: RequestOptions | undefined,
-) {
-  return (page: number | undefined) =>
-    callOf(op, { query: { ...query, ...(page === undefined ? {} : { page }) }, options });
+): PagePromise<T> {
+  return requestPage(
+    client,
+    (page) => callOf(op, { query: { ...query, ...(page === undefined ? {} : { page }) }, options }),
+    query?.page,
+  );
 }

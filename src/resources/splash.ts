@@ -4,12 +4,12 @@ import { APIResource } from '../core/resource.js';
 import { listSplashPages } from '../schemas/operations.js';
 import type { PageQuery } from '../schemas/page.js';
 import type { Splash } from '../schemas/splash.js';
-import { pageCallOf } from './shared.js';
+import { listOf } from './shared.js';
 
 /** Custom splash pages: `client.splash` (the API only lists them). */
 export class SplashResource extends APIResource {
   /** Lists custom splash pages; iterate the result for every one. */
   list(query?: PageQuery, options?: RequestOptions): PagePromise<Splash> {
-    return this._client.requestPage(pageCallOf(listSplashPages, query, options), query?.page);
+    return listOf(this._client, listSplashPages, query, options);
   }
 }
