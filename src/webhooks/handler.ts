@@ -1,5 +1,6 @@
 import { type Clock, systemClock } from '../core/clock.js';
 import { EVENT_NAMES, type EventMap, type EventName } from '../schemas/events.js';
+import { DEFAULT_DEDUPE_CLAIM_TTL_MS, DeliveryClaims } from './delivery-claims.js';
 import type { UnknownWebhookEvent } from './parse.js';
 import { compile, Verifier, type WebhookVerifierOptions } from './verify.js';
 import { WebhookVerificationError } from './webhook-errors.js';
@@ -59,6 +60,14 @@ export interface WebhookHandlerOptions extends WebhookVerifierOptions {
    * @default systemClock
    */
   clock?: Clock;
+  /**
+   * With a `dedupe` store that has `claim` and `markDone` (the in-memory and Redis ones): how long a delivery is
+   * claimed while its handler runs, in ms, before the done mark (`dedupeTtlMs`) replaces the claim. A copy arriving
+   * meanwhile is answered 503 `in_progress`, so the gateway tries again later; if this receiver dies mid-handler, the
+   * claim expires and a later retry is handled. Must be longer than `ackTimeoutMs`.
+   * @default 30_000
+   */
+  dedupeClaimTtlMs?: number;
 }
 
 /** A fetch-style webhook endpoint: Next.js route handlers, Hono, Deno, Bun and Workers take it as is. */
@@ -77,8 +86,9 @@ const ACK_BODY = '{"status":"success"}';
  * gateway: 200 `{"status":"success"}` once the handler resolves (or after `ackTimeoutMs`), 401/400/413 with
  * `{ status: 'error', code, message }` when verification fails (the body is read only after the secret matched),
  * 408 when the body does not arrive within `bodyTimeoutMs`, 500 when the handler throws (so the gateway retries),
- * 500 `raw_body_required` when the receiver is mounted wrongly (told to `onError` once), and 200 without calling the
- * handler for a duplicate (with `dedupe`).
+ * 500 `raw_body_required` when the receiver is mounted wrongly (told to `onError` once), and, with `dedupe`, 200
+ * without calling the handler for a duplicate, 503 `in_progress` while another copy is being handled, and 500 when
+ * the dedupe store fails (e.g. Redis is down), so the gateway retries later: never dropped, never handled twice.
  *
  * @example
  * // app/api/webhooks/route.ts (Next.js)
@@ -102,6 +112,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookReq
     );
   }
   const clock = options.clock ?? systemClock;
+  const claims = deliveryClaims(verifier, options.dedupeClaimTtlMs, ackTimeoutMs);
   const onError = options.onError ?? defaultOnError;
   const report = (error: unknown, context: HandlerFailureContext) => {
     try {
@@ -126,9 +137,9 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookReq
         message: `The gateway delivers webhooks with POST; this request used ${request.method}.`,
       });
     }
-    let delivery: Awaited<ReturnType<Verifier['verifyDelivery']>>;
+    let delivery: Awaited<ReturnType<Verifier['verifyUnrecorded']>>;
     try {
-      delivery = await verifier.verifyDelivery(request);
+      delivery = await verifier.verifyUnrecorded(request);
     } catch (error) {
       if (error instanceof WebhookVerificationError) {
         try {
@@ -140,22 +151,32 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookReq
         if (error.status >= 500) reportSetup(error);
         return answer(error.status, error.toJSON());
       }
-      // E.g. the dedupe store is down: 500 lets the gateway retry later.
+      // E.g. a dedupeKey function that throws: 500 lets the gateway retry later.
       report(error, { acknowledged: false });
-      return answer(500, {
-        status: 'error',
-        code: 'internal_error',
-        message: 'The receiver failed before handling the delivery; answering 500 so the gateway retries.',
-      });
+      return internalError();
     }
-    const { event, deliveryId, duplicate } = delivery;
-    if (duplicate) return new Response(ACK_BODY, { status: 200, headers: JSON_HEADERS });
+    const { event, deliveryId } = delivery;
     const fn = (event.known ? on[event.event] : options.onUnknown) as EventHandler<typeof event> | undefined;
+    // An event nobody handles is acknowledged without asking the dedupe store.
     if (!fn) return new Response(ACK_BODY, { status: 200, headers: JSON_HEADERS });
 
     const context: DeliveryContext = { deliveryId, request };
     const failure: HandlerFailureContext = { event: event.event, acknowledged: false };
     if (deliveryId !== undefined) failure.deliveryId = deliveryId;
+    const key = claims ? delivery.dedupeKey : undefined;
+    if (claims && key !== undefined) {
+      let found: Awaited<ReturnType<DeliveryClaims['claim']>>;
+      try {
+        // Claimed before handling, so a copy that arrives while the handler runs is not handled at the same time.
+        found = await claims.claim(key);
+      } catch (error) {
+        // The dedupe store is down or slow: 500 lets the gateway retry later, when it may be back.
+        report(error, failure);
+        return internalError();
+      }
+      if (found === 'done') return new Response(ACK_BODY, { status: 200, headers: JSON_HEADERS });
+      if (found === 'in_progress') return answer(503, IN_PROGRESS.toJSON());
+    }
     const outcome = await runWithAckTimeout(
       () => fn(event, context),
       clock,
@@ -164,8 +185,9 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookReq
     );
     if (outcome.status === 'failed') {
       try {
-        await verifier.release(deliveryId);
+        if (claims && key !== undefined) await claims.release(key);
       } catch (releaseError) {
+        // The claim then expires after dedupeClaimTtlMs, and a retry after that is handled.
         report(releaseError, failure);
       }
       report(outcome.error, failure);
@@ -175,9 +197,51 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookReq
         message: 'The webhook handler failed; answering 500 so the gateway retries.',
       });
     }
+    if (claims && key !== undefined) {
+      try {
+        await claims.done(key);
+      } catch (doneError) {
+        // Handled all the same, so 200; only a copy arriving after the claim expires could be handled again.
+        report(doneError, { ...failure, acknowledged: true });
+      }
+    }
     return new Response(ACK_BODY, { status: 200, headers: JSON_HEADERS });
   };
   return Object.assign(handle, { maxBodyBytes: verifier.maxBodyBytes, bodyTimeoutMs: verifier.bodyTimeoutMs });
+}
+
+const IN_PROGRESS = new WebhookVerificationError(
+  'in_progress',
+  'Another copy of this delivery is being handled right now; answering 503 so the gateway tries again later, when it is acknowledged if that copy succeeded and handled if it failed.',
+);
+
+function internalError(): Response {
+  return answer(500, {
+    status: 'error',
+    code: 'internal_error',
+    message: 'The receiver failed before handling the delivery; answering 500 so the gateway retries.',
+  });
+}
+
+/** The handler's dedupe steps, or undefined without `dedupe`; checks `dedupeClaimTtlMs` against the ack timeout. */
+function deliveryClaims(
+  verifier: Verifier,
+  claimTtlMs: number | undefined,
+  ackTimeoutMs: number | false,
+): DeliveryClaims | undefined {
+  const ttl = claimTtlMs ?? DEFAULT_DEDUPE_CLAIM_TTL_MS;
+  if (!(typeof ttl === 'number' && ttl > 0 && Number.isFinite(ttl))) {
+    throw new TypeError(
+      `options.dedupeClaimTtlMs must be a positive number of milliseconds; got ${String(claimTtlMs)}.`,
+    );
+  }
+  if (ackTimeoutMs !== false && ttl <= ackTimeoutMs) {
+    throw new TypeError(
+      `options.dedupeClaimTtlMs (${ttl}) must be longer than ackTimeoutMs (${ackTimeoutMs}): a claim that expires while the handler runs lets a copy of the delivery be handled at the same time.`,
+    );
+  }
+  const dedupe = verifier.dedupe;
+  return dedupe ? new DeliveryClaims(dedupe.store, dedupe.ttlMs, ttl) : undefined;
 }
 
 type Outcome = { status: 'done' } | { status: 'timed_out' } | { status: 'failed'; error: unknown };

@@ -1,6 +1,8 @@
 import { type Clock, systemClock } from '../core/clock.js';
 import { matchesAny } from './constant-time.js';
 import { type DedupeStore, MemoryDedupeStore } from './dedupe.js';
+import { checkDedupeKey, type DedupeKeyOption, dedupeKeyOf } from './dedupe-key.js';
+import { recordOnce } from './delivery-claims.js';
 import { DEFAULT_HEADER_PREFIX } from './delivery-headers.js';
 import { type HeaderSource, readHeader } from './header-reader.js';
 import { type ParsedWebhookEvent, parseJsonText, validateEvent } from './parse.js';
@@ -63,14 +65,23 @@ export interface VerifyWebhookOptions {
  */
 export interface WebhookVerifierOptions extends VerifyWebhookOptions {
   /**
-   * Records delivery ids so a repeated delivery is reported as a duplicate instead of handled twice: a store (e.g. Redis,
-   * see {@link DedupeStore}), or `true` for an in-memory {@link MemoryDedupeStore} (10,000 ids) owned by this verifier
-   * or handler. Requires the `X-Service-Delivery-ID` header.
+   * Records deliveries so a repeated one is reported as a duplicate instead of handled twice: a store (e.g.
+   * `RedisDedupeStore` from `linkgate/redis`, see {@link DedupeStore}), or `true` for an in-memory
+   * {@link MemoryDedupeStore} (10,000 ids) owned by this verifier or handler.
    * @default off
    */
   dedupe?: DedupeStore | boolean;
   /**
-   * How long a delivery id is remembered by `dedupe`, in ms. Retries span under two minutes; manual replays can come later.
+   * What a repeated delivery is recognised by: `'deliveryId'`, the `X-Service-Delivery-ID` header (required then), the
+   * same on every retry and replay of the spec's gateway; `'event'`, the event's own identity (event, device, message
+   * id, status..., see the README's table), for gateways that send every attempt with a new delivery id; or a
+   * function `(event, deliveryId) => key`.
+   * @default 'deliveryId'
+   */
+  dedupeKey?: DedupeKeyOption;
+  /**
+   * How long a handled delivery is remembered by `dedupe`, in ms. The gateway's retries span about 2.5 minutes (6
+   * attempts of up to 8 s, 93 s of waits plus jitter); manual replays of dead letters can come hours later.
    * @default 86_400_000 (24 h)
    */
   dedupeTtlMs?: number;
@@ -82,7 +93,12 @@ export interface VerifiedDelivery {
   event: ParsedWebhookEvent;
   /** The `X-Service-Delivery-ID` header, when present. */
   deliveryId: string | undefined;
-  /** True when `dedupe` has seen this delivery id before: acknowledge it and do not handle it again. */
+  /**
+   * The key `dedupe` recorded the delivery under (see `dedupeKey`), e.g. to `dedupe.delete(key)` when your processing
+   * fails; undefined without `dedupe`.
+   */
+  dedupeKey: string | undefined;
+  /** True when `dedupe` has seen this delivery before: acknowledge it and do not handle it again. */
   duplicate: boolean;
 }
 
@@ -93,6 +109,7 @@ export interface CompiledVerifier {
   readonly tolerance: number | false;
   readonly clock: Pick<Clock, 'now'>;
   readonly dedupe: DedupeStore | undefined;
+  readonly dedupeKey: DedupeKeyOption;
   readonly dedupeTtlMs: number;
   readonly maxBodyBytes: number;
   readonly body: BodyDeadline;
@@ -145,12 +162,13 @@ export interface WebhookVerifier {
   verifySync(input: WebhookDeliveryInput): ParsedWebhookEvent;
   /**
    * Like {@link verifyWebhook}, but reports a repeated delivery as `duplicate: true` instead of throwing, and returns
-   * the delivery id, e.g. to `dedupe.delete(id)` when your processing fails and you want the gateway's retry to run.
+   * the delivery id and dedupe key, e.g. to `dedupe.delete(dedupeKey)` when your processing fails and you want the
+   * gateway's retry to run.
    */
   verifyDelivery(input: Request | WebhookDeliveryInput): Promise<VerifiedDelivery>;
 }
 
-/** The verifier behind every entry point; `release` is for the handler only. */
+/** The verifier behind every entry point; `verifyUnrecorded` is for the handler, which dedupes in steps of its own. */
 export class Verifier implements WebhookVerifier {
   readonly #c: CompiledVerifier;
 
@@ -184,7 +202,7 @@ export class Verifier implements WebhookVerifier {
       }
     }
     return this.verifyDelivery(input).then((delivery) => {
-      if (delivery.duplicate) throw duplicateError(this.#c, delivery.deliveryId!);
+      if (delivery.duplicate) throw duplicateError(this.#c, delivery.deliveryId);
       return delivery.event;
     });
   }
@@ -194,15 +212,16 @@ export class Verifier implements WebhookVerifier {
     const c = this.#c;
     const headers = checkHeaders(c, input.headers);
     const event = checkBody(c, headers, rawBodyText(input.body, c.maxBodyBytes));
-    if (c.dedupe && headers.deliveryId !== undefined) {
-      const seen = c.dedupe.has(headers.deliveryId);
+    const key = c.dedupe ? dedupeKeyOf(c.dedupeKey, event, headers.deliveryId) : undefined;
+    if (c.dedupe && key !== undefined) {
+      const seen = c.dedupe.has(key);
       if (typeof seen !== 'boolean') {
         throw new TypeError(
           'verifyWebhookSync needs a synchronous dedupe store; with an async store use verifyWebhook.',
         );
       }
       if (seen) throw duplicateError(c, headers.deliveryId);
-      const added = c.dedupe.add(headers.deliveryId, c.dedupeTtlMs);
+      const added = c.dedupe.add(key, c.dedupeTtlMs);
       if (added !== undefined) {
         throw new TypeError(
           'verifyWebhookSync needs a synchronous dedupe store; with an async store use verifyWebhook.',
@@ -214,6 +233,16 @@ export class Verifier implements WebhookVerifier {
 
   /** See {@link verifyWebhookDelivery}. */
   async verifyDelivery(input: Request | WebhookDeliveryInput): Promise<VerifiedDelivery> {
+    const delivery = await this.verifyUnrecorded(input);
+    const { dedupe, dedupeTtlMs } = this.#c;
+    if (!dedupe || delivery.dedupeKey === undefined) return { ...delivery, duplicate: false };
+    // Recorded now, before handling, so a retry that arrives while the caller still handles it is not handled twice.
+    const added = await recordOnce(dedupe, delivery.dedupeKey, dedupeTtlMs);
+    return { ...delivery, duplicate: !added };
+  }
+
+  /** Verifies a delivery and names its dedupe key without touching the store; the handler claims it in steps. */
+  async verifyUnrecorded(input: Request | WebhookDeliveryInput): Promise<Omit<VerifiedDelivery, 'duplicate'>> {
     const c = this.#c;
     const request = isRequest(input) ? input : undefined;
     const headers = checkHeaders(c, request ? request.headers : (input as WebhookDeliveryInput).headers);
@@ -223,29 +252,14 @@ export class Verifier implements WebhookVerifier {
       : rawBodyText((input as WebhookDeliveryInput).body, c.maxBodyBytes);
     const event = checkBody(c, headers, text);
     const { deliveryId } = headers;
-    if (!c.dedupe || deliveryId === undefined) return { event, deliveryId, duplicate: false };
-    // Claimed now, before handling, so a retry that arrives while the handler still runs is acknowledged, not re-run.
-    const claimed = await claim(c.dedupe, deliveryId, c.dedupeTtlMs);
-    return { event, deliveryId, duplicate: !claimed };
+    const dedupeKey = c.dedupe ? dedupeKeyOf(c.dedupeKey, event, deliveryId) : undefined;
+    return { event, deliveryId, dedupeKey };
   }
 
-  /** Forgets a claimed delivery id so the gateway's retry runs the handler again. */
-  async release(deliveryId: string | undefined): Promise<void> {
-    if (deliveryId !== undefined) await this.#c.dedupe?.delete(deliveryId);
+  /** The dedupe store and its settings, for the handler. */
+  get dedupe(): { store: DedupeStore; ttlMs: number } | undefined {
+    return this.#c.dedupe ? { store: this.#c.dedupe, ttlMs: this.#c.dedupeTtlMs } : undefined;
   }
-}
-
-/**
- * Records `id` unless it is already there; false when it was. Atomic with `addIfAbsent`, and with a synchronous store
- * (nothing can run between its `has` and `add`); an async store without `addIfAbsent` leaves a window in which two
- * copies arriving at the same moment are both handled.
- */
-async function claim(store: DedupeStore, id: string, ttlMs: number): Promise<boolean> {
-  if (store.addIfAbsent) return store.addIfAbsent(id, ttlMs);
-  const seen = store.has(id);
-  if (seen === true || (seen !== false && (await seen))) return false;
-  await store.add(id, ttlMs);
-  return true;
 }
 
 /** The checked options per options object: a memo of `compile` alone, since the one-call verifiers hold no state. */
@@ -308,6 +322,7 @@ export function compile(options: WebhookVerifierOptions): CompiledVerifier {
   const dedupeTtlMs = options.dedupeTtlMs ?? 86_400_000;
   if (!(dedupeTtlMs > 0)) throw new TypeError('options.dedupeTtlMs must be a positive number of milliseconds.');
   const dedupe = options.dedupe === true ? new MemoryDedupeStore() : options.dedupe || undefined;
+  const dedupeKey = checkDedupeKey(options.dedupeKey);
   if (dedupe) {
     const missing = (['has', 'add', 'delete'] as const).filter((method) => typeof dedupe[method] !== 'function');
     if (missing.length > 0) {
@@ -328,6 +343,7 @@ export function compile(options: WebhookVerifierOptions): CompiledVerifier {
     tolerance,
     clock: options.clock ?? wallClock,
     dedupe,
+    dedupeKey,
     dedupeTtlMs,
     maxBodyBytes,
     // A clock with only now() (allowed for the timestamp window) times bodies with the system clock.
@@ -378,10 +394,10 @@ function checkHeaders(c: CompiledVerifier, headers: HeaderSource): DeliveryHeade
   }
   if (c.tolerance !== false) checkTimestamp(c, readHeader(headers, names.timestamp), c.tolerance);
   const deliveryId = readHeader(headers, names.deliveryId);
-  if (deliveryId === undefined && c.dedupe) {
+  if (deliveryId === undefined && c.dedupe && c.dedupeKey === 'deliveryId') {
     throw new WebhookVerificationError(
       'missing_header',
-      `The delivery has no ${names.prefix}Delivery-ID header, which dedupe needs to recognise repeats. The gateway sends it on every delivery.`,
+      `The delivery has no ${names.prefix}Delivery-ID header, which dedupe needs to recognise repeats. The gateway sends it on every delivery; to dedupe on the event's own identity instead, set dedupeKey: 'event'.`,
       { header: `${names.prefix}Delivery-ID` },
     );
   }
@@ -439,11 +455,13 @@ function checkBody(c: CompiledVerifier, headers: DeliveryHeaders, text: string):
   return event;
 }
 
-function duplicateError(c: CompiledVerifier, deliveryId: string): WebhookVerificationError {
+function duplicateError(c: CompiledVerifier, deliveryId: string | undefined): WebhookVerificationError {
   return new WebhookVerificationError(
     'duplicate',
-    `This delivery (${c.names.prefix}Delivery-ID) was already received; acknowledge it with HTTP 200 and do not handle it again.`,
-    { deliveryId },
+    c.dedupeKey === 'deliveryId'
+      ? `This delivery (${c.names.prefix}Delivery-ID) was already received; acknowledge it with HTTP 200 and do not handle it again.`
+      : 'This event was already received (same dedupe key); acknowledge it with HTTP 200 and do not handle it again.',
+    deliveryId === undefined ? {} : { deliveryId },
   );
 }
 

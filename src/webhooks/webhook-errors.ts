@@ -27,6 +27,11 @@ export const WEBHOOK_ERROR_STATUS = {
   /** The delivery id was already handled; acknowledge it and do nothing. */
   duplicate: 200,
   /**
+   * Another copy of the delivery is being handled right now (its dedupe claim is held): answered 503 so the gateway
+   * tries again later, when it is acknowledged or, if that copy failed, handled.
+   */
+  in_progress: 503,
+  /**
    * The receiver passed a parsed object (or nothing, or a body already read) instead of the raw body: a set-up bug in
    * the receiver, reported to `onError` once per handler.
    */

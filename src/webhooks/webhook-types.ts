@@ -5,7 +5,8 @@
  *
  * @module
  */
-export type { MemoryDedupeStoreOptions } from './dedupe.js';
+export type { DedupeClaim, MemoryDedupeStoreOptions } from './dedupe.js';
+export type { DedupeKeyOption } from './dedupe-key.js';
 export type { DeliveryContext, EventHandler, HandlerFailureContext } from './handler.js';
 export type { HeaderSource, NodeHeaders } from './header-reader.js';
 export type { MediaVerdict } from './media.js';

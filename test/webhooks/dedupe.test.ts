@@ -9,6 +9,7 @@ import {
   verifyWebhookSync,
 } from '../../src/webhooks/index.js';
 import { verifyWebhookDelivery } from '../../src/webhooks/verify.js';
+import { dedupeStoreContract } from './support/dedupe-store-contract.js';
 import { clockAtNow, messageReceived, NOW_S, TENANT_SECRET } from './support/fixtures.js';
 
 const send = (deliveryId = 'd-1') =>
@@ -166,11 +167,15 @@ describe('a repeated delivery is acknowledged, not handled twice', () => {
     expect([...ids]).toEqual(['x', 'y']);
   });
 
-  it('handles two copies that arrive at the same moment once, with the in-memory store', async () => {
+  it('handles two copies that arrive at the same moment once, answering the second 503 in_progress so the gateway retries it', async () => {
     const handled = vi.fn();
     const handler = dedupingHandler(new MemoryDedupeStore(), handled);
     const answers = await Promise.all([handler(send('same').request), handler(send('same').request)]);
-    expect(answers.map((a) => a.status)).toEqual([200, 200]);
+    expect(answers.map((a) => a.status)).toEqual([200, 503]);
+    expect(await answers[1]!.json()).toMatchObject({ status: 'error', code: 'in_progress' });
+    expect(handled).toHaveBeenCalledTimes(1);
+    // The gateway's retry of the second copy finds the first one done.
+    expect((await handler(send('same').request)).status).toBe(200);
     expect(handled).toHaveBeenCalledTimes(1);
   });
 
@@ -199,10 +204,162 @@ describe('a repeated delivery is acknowledged, not handled twice', () => {
       delete: () => {},
     };
     const onError = vi.fn();
-    const handler = createWebhookHandler({ secret: TENANT_SECRET, clock: clockAtNow(), dedupe: store, onError });
+    const handler = createWebhookHandler({
+      secret: TENANT_SECRET,
+      clock: clockAtNow(),
+      dedupe: store,
+      onError,
+      on: { 'message.received': () => {} },
+    });
     const response = await handler(send().request);
     expect(response.status).toBe(500);
     expect(await response.json()).toMatchObject({ status: 'error', code: 'internal_error' });
-    expect(onError).toHaveBeenCalledWith(expect.objectContaining({ message: 'redis down' }), { acknowledged: false });
+    expect(onError).toHaveBeenCalledWith(expect.objectContaining({ message: 'redis down' }), {
+      event: 'message.received',
+      deliveryId: 'd-1',
+      acknowledged: false,
+    });
+  });
+});
+
+describe('the MemoryDedupeStore contract (the same spec as the Redis store)', () => {
+  dedupeStoreContract(() => new MemoryDedupeStore());
+});
+
+describe('a claim while the handler runs, a done mark once it answered', () => {
+  /** A handler whose runs end when the test says. */
+  const heldHandler = () => {
+    const ends: (() => void)[] = [];
+    const fn = vi.fn(() => new Promise<void>((resolve) => ends.push(resolve)));
+    return { fn, end: () => ends.shift()?.() };
+  };
+
+  it('answers a copy 503 in_progress while the first copy is handled, and 200 once that one is done', async () => {
+    const held = heldHandler();
+    const handler = dedupingHandler(new MemoryDedupeStore(), held.fn);
+    const first = handler(send().request);
+    await vi.waitFor(() => expect(held.fn).toHaveBeenCalledTimes(1));
+    const copy = await handler(send().request);
+    expect(copy.status).toBe(503);
+    expect(await copy.json()).toEqual({
+      status: 'error',
+      code: 'in_progress',
+      message: expect.stringContaining('answering 503 so the gateway tries again later'),
+    });
+    held.end();
+    expect((await first).status).toBe(200);
+    expect((await handler(send().request)).status).toBe(200);
+    expect(held.fn).toHaveBeenCalledTimes(1);
+  });
+
+  it('handles the retry once the claim of a receiver that died mid-handler has expired', async () => {
+    let now = 0;
+    const store = new MemoryDedupeStore({ now: () => now });
+    // What the dead receiver left: a claim, never marked done nor released.
+    store.claim('d-1', 30_000);
+    const handled = vi.fn();
+    const handler = dedupingHandler(store, handled);
+    now = 29_999;
+    expect((await handler(send().request)).status).toBe(503);
+    now = 30_000;
+    expect((await handler(send().request)).status).toBe(200);
+    expect(handled).toHaveBeenCalledTimes(1);
+  });
+
+  it('keeps a handled delivery for dedupeTtlMs, long after the claim TTL', async () => {
+    let now = 0;
+    const store = new MemoryDedupeStore({ now: () => now });
+    const handled = vi.fn();
+    const handler = createWebhookHandler({
+      secret: TENANT_SECRET,
+      clock: clockAtNow(),
+      dedupe: store,
+      dedupeClaimTtlMs: 10_000,
+      dedupeTtlMs: 3_600_000,
+      on: { 'message.received': handled },
+    });
+    await handler(send().request);
+    now = 3_599_999;
+    expect((await handler(send().request)).status).toBe(200);
+    now = 3_600_000;
+    await handler(send().request);
+    expect(handled).toHaveBeenCalledTimes(2);
+  });
+
+  it('claims for dedupeClaimTtlMs, and refuses one not longer than ackTimeoutMs', async () => {
+    const claims: number[] = [];
+    const store = new MemoryDedupeStore();
+    const claim = store.claim.bind(store);
+    store.claim = (id, ttlMs) => {
+      claims.push(ttlMs);
+      return claim(id, ttlMs);
+    };
+    const handler = createWebhookHandler({
+      secret: TENANT_SECRET,
+      clock: clockAtNow(),
+      dedupe: store,
+      on: { 'message.received': () => {} },
+    });
+    await handler(send().request);
+    expect(claims).toEqual([30_000]);
+    expect(() =>
+      createWebhookHandler({ secret: TENANT_SECRET, dedupe: true, dedupeClaimTtlMs: 7_000, ackTimeoutMs: 7_000 }),
+    ).toThrow(
+      new TypeError(
+        'options.dedupeClaimTtlMs (7000) must be longer than ackTimeoutMs (7000): a claim that expires while the handler runs lets a copy of the delivery be handled at the same time.',
+      ),
+    );
+  });
+
+  it('acknowledges an event nobody handles without asking the store', async () => {
+    const broken: DedupeStore = {
+      has: () => Promise.reject(new Error('redis down')),
+      add: () => Promise.reject(new Error('redis down')),
+      delete: () => Promise.reject(new Error('redis down')),
+      claim: () => Promise.reject(new Error('redis down')),
+      markDone: () => Promise.reject(new Error('redis down')),
+    };
+    const handler = createWebhookHandler({ secret: TENANT_SECRET, clock: clockAtNow(), dedupe: broken, on: {} });
+    expect((await handler(send().request)).status).toBe(200);
+  });
+
+  it('answers 200 when only the done mark fails, telling onError, since the event was handled', async () => {
+    const store = new MemoryDedupeStore();
+    store.markDone = () => {
+      throw new Error('redis down');
+    };
+    const onError = vi.fn();
+    const handled = vi.fn();
+    const handler = createWebhookHandler({
+      secret: TENANT_SECRET,
+      clock: clockAtNow(),
+      dedupe: store,
+      onError,
+      on: { 'message.received': handled },
+    });
+    expect((await handler(send().request)).status).toBe(200);
+    expect(handled).toHaveBeenCalledTimes(1);
+    expect(onError).toHaveBeenCalledWith(expect.objectContaining({ message: 'redis down' }), {
+      event: 'message.received',
+      deliveryId: 'd-1',
+      acknowledged: true,
+    });
+  });
+
+  it('refuses a store whose claim() answers something else, naming the values it must return', async () => {
+    const store = new MemoryDedupeStore();
+    store.claim = () => 'ok' as never;
+    const onError = vi.fn();
+    const handler = createWebhookHandler({
+      secret: TENANT_SECRET,
+      clock: clockAtNow(),
+      dedupe: store,
+      onError,
+      on: { 'message.received': () => {} },
+    });
+    expect((await handler(send().request)).status).toBe(500);
+    expect(onError.mock.calls[0]![0].message).toBe(
+      `The dedupe store's claim() returned "ok"; it must return 'claimed', 'in_progress' or 'done' (see DedupeStore.claim).`,
+    );
   });
 });

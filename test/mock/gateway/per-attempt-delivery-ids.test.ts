@@ -1,7 +1,8 @@
+import { createWebhookHandler, MemoryDedupeStore, toNodeHandler, type WebhookHandlerOptions } from 'linkgate/webhooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMockBackend } from '../../../mock/index.js';
 import { manualGateway } from '../support/gateway.js';
-import { type Receiver, startReceiver } from '../support/receiver.js';
+import { type Receiver, startNodeListener, startReceiver } from '../support/receiver.js';
 
 const idOf = (r: Receiver, n: number) => String(r.received[n]!.headers['x-service-delivery-id']);
 
@@ -87,5 +88,46 @@ describe('the perAttemptDeliveryIds production variant', () => {
     await gateway.drain();
     expect(rx.received).toHaveLength(2);
     expect(idOf(rx, 1)).not.toBe(idOf(rx, 0));
+  });
+});
+
+describe("a receiver's dedupeKey against the perAttemptDeliveryIds variant", () => {
+  const closers: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    for (const c of closers.splice(0)) await c();
+  });
+
+  /** Sends one message twice (the duplicate fault) to a deduping receiver; returns the delivery ids it handled. */
+  async function handledIds(dedupeKey: WebhookHandlerOptions['dedupeKey']): Promise<string[]> {
+    const { gateway } = manualGateway({ perAttemptDeliveryIds: true });
+    const secret = `whsec_live_${'d'.repeat(32)}`;
+    const handled: string[] = [];
+    const rx = await startNodeListener(
+      toNodeHandler(
+        createWebhookHandler({
+          secret,
+          dedupe: new MemoryDedupeStore(),
+          dedupeKey,
+          on: { 'message.received': (_e, ctx) => void handled.push(String(ctx.deliveryId)) },
+        }),
+      ) as never,
+    );
+    closers.push(rx.close);
+    gateway.routing.setTenant('default', { url: rx.url, secret });
+    gateway.faults.next({ duplicate: true });
+    gateway.simulate.message({ device_id: gateway.devices.add().id, sender: '15551234567', text: 'once' });
+    await gateway.drain();
+    expect(gateway.attempts().map((a) => a.response?.status)).toEqual([200, 200]);
+    return handled;
+  }
+
+  it('handles a resent event twice with the default key, the delivery id', async () => {
+    const ids = await handledIds(undefined);
+    expect(ids).toHaveLength(2);
+    expect(new Set(ids).size).toBe(2);
+  });
+
+  it("handles it once with dedupeKey: 'event'", async () => {
+    expect(await handledIds('event')).toHaveLength(1);
   });
 });
