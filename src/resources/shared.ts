@@ -40,6 +40,7 @@ export function callOf<R extends z.core.$ZodType, T>(op: Operation<R, T>, parts:
   return {
     operation: op.id,
     method: op.method,
+    route: op.path,
     // Each path parameter is checked, in the template's order, before the query and the body.
     path: op.path.replace(/\{(\w+)\}/g, (_, name: string) =>
       String(validateId(parts.path?.[name], ARGUMENT_NAMES[name] ?? name, op.id)),
