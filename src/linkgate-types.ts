@@ -1,5 +1,5 @@
 /**
- * The supporting types of `linkgate`: the resources a client hands out (`client.domains`, ...), request and paging
+ * The supporting types of `linkgate`: the resources a client hands out (`client.domains`, ...), hooks, traces, request and paging
  * options, the rate-limit store's records, timers, and the inner shapes of answers. Reached as `LinkgateTypes.X`, so
  * the entry's top level stays the few names an app starts from.
  *
@@ -8,10 +8,23 @@
 export type { ClientOptions, Fetch, RequestOptions } from './core/api-client.js';
 export type { WithResponse } from './core/api-promise.js';
 export type { APIErrorInit, Issue } from './core/errors.js';
+export type {
+  AfterResponseHook,
+  AfterResponseState,
+  BeforeErrorHook,
+  BeforeErrorState,
+  BeforeRequestHook,
+  BeforeRequestState,
+  BeforeRetryHook,
+  BeforeRetryState,
+  HookContext,
+  Hooks,
+} from './core/hooks.js';
 export type { LogLevel } from './core/logger.js';
 export type { PageFetcher, ToArrayOptions } from './core/pagination.js';
 export type { MaybePromise } from './core/rate-limit-store.js';
 export type { RateLimitInfo } from './core/rate-limiter.js';
+export type { AttemptTrace, RequestTrace } from './core/traces.js';
 export type { MessagesResource } from './messaging/messages-resource.js';
 export type { AccountResource } from './resources/account.js';
 export type { DomainsResource } from './resources/domains.js';
