@@ -72,6 +72,6 @@ let page: string | undefined;
 /** The page's HTML (built once). It holds no data: everything comes from the token-protected feed. */
 export function inspectorPage(): string {
   // `__name` is defined in case the transpiler that loaded this module (tsx, esbuild with keepNames) wraps functions.
-  page ??= `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>linkgate mock inspector</title><style>${STYLE}</style></head><body>${BODY}<script>var __name=function(f){return f};(${String(inspectorScript)})();</script></body></html>`;
+  page ??= `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>linkgate mock inspector</title><link rel="icon" href="data:,"><style>${STYLE}</style></head><body>${BODY}<script>var __name=function(f){return f};(${String(inspectorScript)})();</script></body></html>`;
   return page;
 }

@@ -177,15 +177,15 @@ export function inspectorScript(): void {
           (t: Json) =>
             `<h3>Tenant ${esc(t.tenant)}: ${t.items.length} item(s), ${t.evicted} evicted</h3>${button(`Replay all of ${t.tenant}`, 'replay-all', { tenant: t.tenant })} ${button(`Purge ${t.tenant}`, 'purge', { tenant: t.tenant })}` +
             table(
-              ['Event', 'Delivery', 'Why', 'Attempts', 'Last answer', 'At', ''],
+              ['', 'Event', 'Delivery', 'Why', 'Attempts', 'Last answer', 'At'],
               t.items.map((i: Json) => [
+                button('Replay', 'replay', { id: i.deliveryId }),
                 esc(i.event),
                 `<code>${esc(i.deliveryId)}</code>`,
                 esc(i.reason),
                 String(i.attempts),
                 esc(i.lastStatus ?? i.lastResponse),
                 time(i.at),
-                button('Replay', 'replay', { id: i.deliveryId, label: i.deliveryId }),
               ]),
               'Empty.',
             ),
