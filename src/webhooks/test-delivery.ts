@@ -64,7 +64,7 @@ export interface TestDeliveryCommon {
    * makes it invalid, or a path that is no field of the event (a typo), throws a `TypeError` naming the field and the
    * rule, unless `allowInvalid`.
    */
-  set?: PayloadOverrides;
+  set?: Readonly<Record<string, unknown>>;
   /**
    * Build the delivery even when `set` made the payload invalid, to test the receiver's own 400; `issues` then lists
    * what is wrong.
