@@ -99,6 +99,9 @@ function describeConnectionError(error: unknown): string {
   if (code === 'ENOTFOUND') return 'host not found (ENOTFOUND): check the host name in --to';
   if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET')
     return `the receiver closed the connection without answering (${code})`;
+  if (cause?.message === 'bad port') {
+    return 'fetch refuses to connect to this port (a port of another protocol, such as 6000 or 6667); run the receiver on another port';
+  }
   if (code && /CERT|SSL|TLS/.test(code)) {
     return `TLS error (${code}): for a self-signed certificate, point NODE_EXTRA_CA_CERTS at its CA, or use http:// on localhost`;
   }
