@@ -19,7 +19,7 @@ import {
   type MessagingOperationId,
   MOCK_MESSAGING_OPERATIONS,
 } from './messaging/messaging-routes.js';
-import { CONTROL_SCHEMAS, CONTROL_SECURITY, mockOwnPaths } from './openapi-control.js';
+import { CONTROL_SCHEMAS, CONTROL_SECURITY, mockOwnPaths, OPENAPI_OPERATION } from './openapi-control.js';
 import { OPERATION_WORDS, QUERY_WORDS, webhookOperationId } from './openapi-operations.js';
 
 /** A JSON value of the document (schemas, operations, ...). */
@@ -401,7 +401,7 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
 }
 
 /** The path the mock serves the document at. */
-export const OPENAPI_PATH = '/openapi.json';
+export const OPENAPI_PATH = OPENAPI_OPERATION.path;
 
 /** Documents already written, by origin: building one costs tens of ms of the single-threaded mock's CPU. */
 const documentTexts = new Map<string, string>();
@@ -426,7 +426,13 @@ export function openApiResponse(origin: string): MockResponse {
 export function openApiGroup(core: Pick<ManagementHost, 'linkBase'>): RouteGroup<undefined> {
   return {
     name: 'openapi',
-    routes: [{ method: 'GET', path: OPENAPI_PATH, handle: ({ req }) => openApiResponse(core.linkBase(req)) }],
+    routes: [
+      {
+        method: OPENAPI_OPERATION.method,
+        path: OPENAPI_PATH,
+        handle: ({ req }) => openApiResponse(core.linkBase(req)),
+      },
+    ],
     guard: () => ({ ok: true, context: undefined }),
   };
 }

@@ -1,4 +1,5 @@
 import { GatewayInputError } from '../gateway/gateway-input-error.js';
+import { type OwnOperation, ownRoutePath } from '../http/own-operation.js';
 import { json } from '../http/responses.js';
 import type { Route, RouteCall } from '../http/router.js';
 import type { MockRequest, MockResponse } from '../http/types.js';
@@ -6,10 +7,18 @@ import type { MockRequest, MockResponse } from '../http/types.js';
 /** A control endpoint: gets the parsed JSON body (`{}` when none) and returns what to answer with as JSON. */
 export type ControlHandler = (body: Record<string, unknown>, call: RouteCall<unknown>) => unknown;
 
-/** Builds a control route: JSON in, JSON out, bad input -> 400/404/409 `{ error, field, rule, message }`. */
-export function controlRoute(method: string, path: string, handler: ControlHandler, status = 200): Route<unknown> {
+/**
+ * Builds the route of a control operation (method, path and status from its row): JSON in, JSON out, bad input ->
+ * 400/404/409 `{ error, field, rule, message }`.
+ */
+export function controlRoute(
+  op: Pick<OwnOperation, 'method' | 'path' | 'status'>,
+  handler: ControlHandler,
+  path = ownRoutePath(op),
+): Route<unknown> {
+  const { status } = op;
   return {
-    method,
+    method: op.method,
     path,
     async handle(call) {
       try {

@@ -1,17 +1,21 @@
 import type { Clock } from '../../src/core/clock.js';
-import { EVENT_NAMES } from '../../src/schemas/events.js';
 import { secretsEqual } from '../../src/webhooks/constant-time.js';
 import type { Faults } from '../gateway/fault-injector.js';
 import { GatewayInputError } from '../gateway/gateway-input-error.js';
 import { json } from '../http/responses.js';
 import type { Route, RouteGroup } from '../http/router.js';
-import { CHAT_KINDS } from '../messaging/chat-kind.js';
 import type { Gateway } from '../messaging/gateway.js';
 import { MEDIA_ROUTE_PREFIX } from '../messaging/media-store.js';
 import { checkTenant } from '../messaging/messaging-keyring.js';
 import type { ManualClock } from '../shared/manual-clock.js';
 import { intField, stringField } from '../simulators/simulation-input.js';
-import { controlRoute, queryFlag } from './control-answer.js';
+import { type ControlHandler, controlRoute, queryFlag } from './control-answer.js';
+import {
+  CONTROL_OPERATIONS,
+  type ControlOperationId,
+  controlIndex,
+  type StateOperationId,
+} from './control-operations.js';
 import { drainAnswer, webhookList } from './gateway-answers.js';
 
 /** Where the control API lives; it answers nothing outside this prefix. */
@@ -42,50 +46,60 @@ export function controlGroup(gateway: Gateway): RouteGroup<unknown> {
     },
     notFound: (req) =>
       json(404, { error: 'not_found', message: `No control endpoint ${req.method} ${req.path}; see GET /__mock/` }),
-    routes: [...configRoutes(gateway), ...simulationRoutes(gateway), ...inspectionRoutes(gateway)],
+    routes: controlRoutes(gatewayHandlers(gateway)),
   };
 }
 
-function configRoutes(gateway: Gateway): Route<unknown>[] {
-  return [
-    controlRoute('GET', '/__mock', () => ({ endpoints: ENDPOINTS })),
-    controlRoute('GET', '/__mock/', () => ({ endpoints: ENDPOINTS })),
-    controlRoute(
-      'POST',
-      '/__mock/webhooks',
-      (body) => {
-        const tenant = checkTenant(body.tenant);
-        const deviceId = stringField(body, 'device_id');
-        const input = {
-          url: body.url as string,
-          secret: body.secret as string | undefined,
-          events: body.events as string[] | undefined,
-        };
-        if (deviceId !== undefined) {
-          const device = gateway.devices.require(deviceId);
-          return { device_id: device.id, ...gateway.routing.setDevice(device.id, input) };
-        }
-        return { tenant, ...gateway.routing.setTenant(tenant, input) };
-      },
-      201,
-    ),
-    controlRoute('GET', '/__mock/webhooks', (_b, { req }) => webhookList(gateway, req.query.get('redact'))),
-    controlRoute('DELETE', '/__mock/webhooks', (_body, { req }) => {
+/** One handler per control operation of `handlers`, keyed by the operation's id. */
+export type ControlHandlers<Id extends ControlOperationId> = Record<Id, ControlHandler>;
+
+/** The routes of the control operations `handlers` serves, in the table's order (method, path, status from each row). */
+export function controlRoutes(handlers: Partial<Record<ControlOperationId, ControlHandler>>): Route<unknown>[] {
+  return CONTROL_OPERATIONS.flatMap((op) => {
+    const handler = handlers[op.id];
+    if (!handler) return [];
+    const route = controlRoute(op, handler);
+    // The index answers without its trailing slash too.
+    return op.id === 'listControlEndpoints' ? [controlRoute(op, handler, '/__mock'), route] : [route];
+  });
+}
+
+/** The gateway's control handlers: every control operation but the stored state's (mock/control/state-routes.ts). */
+function gatewayHandlers(gateway: Gateway): ControlHandlers<Exclude<ControlOperationId, StateOperationId>> {
+  return { ...configHandlers(gateway), ...simulationHandlers(gateway), ...inspectionHandlers(gateway) };
+}
+
+function configHandlers(gateway: Gateway) {
+  const endpoints = controlIndex();
+  return {
+    listControlEndpoints: () => ({ endpoints }),
+    setWebhook: (body) => {
+      const tenant = checkTenant(body.tenant);
+      const deviceId = stringField(body, 'device_id');
+      const input = {
+        url: body.url as string,
+        secret: body.secret as string | undefined,
+        events: body.events as string[] | undefined,
+      };
+      if (deviceId !== undefined) {
+        const device = gateway.devices.require(deviceId);
+        return { device_id: device.id, ...gateway.routing.setDevice(device.id, input) };
+      }
+      return { tenant, ...gateway.routing.setTenant(tenant, input) };
+    },
+    listWebhooks: (_b, { req }) => webhookList(gateway, req.query.get('redact')),
+    removeWebhook: (_body, { req }) => {
       const deviceId = req.query.get('device_id');
       if (deviceId !== null) return { removed: gateway.routing.removeDevice(deviceId) };
       return { removed: gateway.routing.removeTenant(checkTenant(req.query.get('tenant') ?? undefined)) };
-    }),
-    controlRoute('POST', '/__mock/devices', (body) => gateway.devices.add(body), 201),
-    controlRoute('GET', '/__mock/devices', (_b, { req }) => ({
-      devices: gateway.devices.list(req.query.get('tenant') ?? undefined),
-    })),
-    controlRoute('POST', '/__mock/keys', (body) => gateway.keys.create(body), 201),
-    controlRoute('GET', '/__mock/keys', (_b, { req }) => ({
-      keys: gateway.keys.list(req.query.get('tenant') ?? undefined),
-    })),
-    controlRoute('POST', '/__mock/keys/:id/regenerate', (_b, { params }) => gateway.keys.regenerate(params.id!), 201),
-    controlRoute('DELETE', '/__mock/keys/:id', (_b, { params }) => gateway.keys.revoke(params.id!)),
-    controlRoute('POST', '/__mock/faults', (body) => {
+    },
+    addDevice: (body) => gateway.devices.add(body),
+    listDevices: (_b, { req }) => ({ devices: gateway.devices.list(req.query.get('tenant') ?? undefined) }),
+    createMessagingKey: (body) => gateway.keys.create(body),
+    listMessagingKeys: (_b, { req }) => ({ keys: gateway.keys.list(req.query.get('tenant') ?? undefined) }),
+    regenerateMessagingKey: (_b, { params }) => gateway.keys.regenerate(params.id!),
+    revokeMessagingKey: (_b, { params }) => gateway.keys.revoke(params.id!),
+    armFaults: (body) => {
       const faults: Faults = {};
       for (const name of ['duplicate', 'wrongSecret'] as const) {
         if (body[name] !== undefined && typeof body[name] !== 'boolean')
@@ -100,8 +114,8 @@ function configRoutes(gateway: Gateway): Route<unknown>[] {
       const times = intField(body, 'times', 1, 1000) ?? 1;
       gateway.faults.next(faults, times);
       return { armed: gateway.faults.armed };
-    }),
-    controlRoute('POST', '/__mock/clock/advance', async (body) => {
+    },
+    advanceClock: async (body) => {
       const clock: Clock = gateway.clock;
       if (typeof (clock as Partial<ManualClock>).advance !== 'function') {
         throw new GatewayInputError(
@@ -115,91 +129,56 @@ function configRoutes(gateway: Gateway): Route<unknown>[] {
       // Steps timer by timer, giving attempts in flight a moment to be answered; a hanging one times out on the way.
       const inFlight = await gateway.engine.advance(ms);
       return { now: clock.now(), inFlight };
-    }),
-  ];
+    },
+  } satisfies Partial<ControlHandlers<ControlOperationId>>;
 }
 
-function simulationRoutes(gateway: Gateway): Route<unknown>[] {
-  const origin = (req: { origin: string }) => {
-    gateway.publicOrigin = req.origin;
-  };
-  return [
-    controlRoute('POST', '/__mock/simulate/message', (body, { req }) => {
-      origin(req);
+function simulationHandlers(gateway: Gateway) {
+  return {
+    simulateMessage: (body, { req }) => {
+      gateway.publicOrigin = req.origin;
       return gateway.simulate.message(body as never);
-    }),
-    controlRoute('POST', '/__mock/simulate/ack', (body) => gateway.simulate.ack(body as never)),
-    controlRoute('POST', '/__mock/simulate/sent', (body) => gateway.simulate.sent(body as never)),
-    controlRoute('POST', '/__mock/simulate/status', (body) => gateway.simulate.status(body as never)),
-    controlRoute('POST', '/__mock/simulate/pairing', (body) => {
+    },
+    simulateAck: (body) => gateway.simulate.ack(body as never),
+    simulateSent: (body) => gateway.simulate.sent(body as never),
+    simulateStatus: (body) => gateway.simulate.status(body as never),
+    simulatePairing: (body) => {
       const action = body.action ?? 'start';
       const input = body as { device_id: string };
       if (action === 'start') return gateway.simulate.pairing.start(input);
       if (action === 'scan') return gateway.simulate.pairing.scan(input);
       if (action === 'cancel') return gateway.simulate.pairing.cancel(input);
       throw new GatewayInputError('action', 'must be one of start, scan, cancel');
-    }),
-    controlRoute('POST', '/__mock/drain', async () => drainAnswer(gateway)),
-  ];
+    },
+    drainDeliveries: async () => drainAnswer(gateway),
+  } satisfies Partial<ControlHandlers<ControlOperationId>>;
 }
 
-function inspectionRoutes(gateway: Gateway): Route<unknown>[] {
-  return [
-    controlRoute('GET', '/__mock/attempts', (_b, { req }) => ({
+function inspectionHandlers(gateway: Gateway) {
+  return {
+    listAttempts: (_b, { req }) => ({
       attempts: gateway.attempts({
         deliveryId: req.query.get('delivery_id') ?? undefined,
         url: req.query.get('url') ?? undefined,
         tenant: req.query.get('tenant') ?? undefined,
         redact: queryFlag(req, 'redact'),
       }),
-    })),
-    controlRoute('GET', '/__mock/circuits', () => ({ circuits: gateway.circuits() })),
-    controlRoute('GET', '/__mock/scheduled', () => ({ scheduled: gateway.engine.scheduled() })),
-    controlRoute('GET', '/__mock/dropped', () => ({ dropped: gateway.engine.dropped() })),
-    controlRoute('GET', '/__mock/dead-letters', (_b, { req }) => {
+    }),
+    listCircuits: () => ({ circuits: gateway.circuits() }),
+    listScheduled: () => ({ scheduled: gateway.engine.scheduled() }),
+    listDropped: () => ({ dropped: gateway.engine.dropped() }),
+    listDeadLetters: (_b, { req }) => {
       const tenant = req.query.get('tenant') ?? undefined;
       return { items: gateway.deadLetters.list(tenant), evicted: gateway.deadLetters.evicted(tenant) };
-    }),
-    controlRoute('POST', '/__mock/dead-letters/replay', (body) => {
+    },
+    replayDeadLetters: (body) => {
       const tenant = body.tenant === undefined ? undefined : checkTenant(body.tenant);
       return gateway.engine.replayAll(tenant);
-    }),
-    controlRoute('POST', '/__mock/dead-letters/:id/replay', (_b, { params }) => gateway.engine.replay(params.id!)),
-    controlRoute('DELETE', '/__mock/dead-letters', (_b, { req }) => {
+    },
+    replayDeadLetter: (_b, { params }) => gateway.engine.replay(params.id!),
+    purgeDeadLetters: (_b, { req }) => {
       const t = req.query.get('tenant');
       return { purged: gateway.deadLetters.purge(t === null ? undefined : checkTenant(t)) };
-    }),
-  ];
+    },
+  } satisfies Partial<ControlHandlers<ControlOperationId>>;
 }
-
-/** The index answered at `GET /__mock/`. */
-const ENDPOINTS = [
-  'POST /__mock/webhooks {tenant?, device_id?, url, secret?, events?}',
-  'GET /__mock/webhooks?redact=0 (secrets by prefix unless redact=0)',
-  'DELETE /__mock/webhooks?tenant=|device_id=',
-  'POST /__mock/devices {tenant?, id?, name?, phone?, status?}',
-  'GET /__mock/devices?tenant=',
-  'POST /__mock/keys {tenant?, label?, key?}',
-  'GET /__mock/keys?tenant=',
-  'POST /__mock/keys/:id/regenerate',
-  'DELETE /__mock/keys/:id',
-  `POST /__mock/simulate/message {device_id, sender, text?, push_name?, chat_jid?, chat_type? (${CHAT_KINDS.join('|')}), media?}`,
-  'POST /__mock/simulate/ack {device_id, message_id, recipient, status}',
-  'POST /__mock/simulate/sent {device_id, message_id, recipient, text?}',
-  'POST /__mock/simulate/status {device_id, status, reason?, heat_score?}',
-  'POST /__mock/simulate/pairing {device_id, action: start|scan|cancel}',
-  'POST /__mock/faults {duplicate?, staleTimestamp?, wrongSecret?, times?}',
-  'POST /__mock/reset (back to the start seed: users, keys, records; gateway cleared)',
-  'POST /__mock/fixture {users?, domains?, pixels?, qrs?, devices?} (all or nothing; owner: username)',
-  'POST /__mock/clock/advance {ms} (manual clock only)',
-  'POST /__mock/drain',
-  'GET /__mock/attempts?delivery_id=&url=&tenant=&redact=1',
-  'GET /__mock/circuits',
-  'GET /__mock/scheduled',
-  'GET /__mock/dropped',
-  'GET /__mock/dead-letters?tenant=',
-  'POST /__mock/dead-letters/:id/replay',
-  'POST /__mock/dead-letters/replay {tenant?}',
-  'DELETE /__mock/dead-letters?tenant=',
-  `events: ${EVENT_NAMES.join(', ')}`,
-];

@@ -1,7 +1,9 @@
+import { ownRoutePath } from '../http/own-operation.js';
 import { json } from '../http/responses.js';
 import type { RouteGroup } from '../http/router.js';
 import type { Gateway } from '../messaging/gateway.js';
 import { MEDIA_ROUTE_PREFIX } from '../messaging/media-store.js';
+import { STORED_MEDIA_OPERATION } from './control-operations.js';
 
 /**
  * Serves stored inbound media at `/__mock/media/tmp/<id>/<file>` without a token (receivers download it like
@@ -15,8 +17,8 @@ export function mediaGroup(gateway: Gateway): RouteGroup<undefined> {
     notFound: () => json(404, { error: 'not_found', message: 'No such media (or it expired after 7 days).' }),
     routes: [
       {
-        method: 'GET',
-        path: `${MEDIA_ROUTE_PREFIX}tmp/:id/:file`,
+        method: STORED_MEDIA_OPERATION.method,
+        path: ownRoutePath(STORED_MEDIA_OPERATION),
         handle({ req }) {
           const key = decodeURIComponent(req.path.slice(MEDIA_ROUTE_PREFIX.length));
           const item = gateway.media.get(key);

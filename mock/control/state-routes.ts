@@ -1,6 +1,6 @@
 import type { RouteGroup } from '../http/router.js';
-import { controlRoute } from './control-answer.js';
-import { controlGroup } from './control-routes.js';
+import type { StateOperationId } from './control-operations.js';
+import { type ControlHandlers, controlGroup, controlRoutes } from './control-routes.js';
 import { loadFixture } from './fixture.js';
 import type { StateHost } from './state-host.js';
 
@@ -14,13 +14,17 @@ export function stateControlGroup(core: StateHost): RouteGroup<unknown> {
     name: 'control-state',
     // The same guard as the gateway's control endpoints: one token for all of /__mock/.
     guard: controlGroup(core.gateway).guard,
-    routes: [
-      controlRoute('POST', '/__mock/reset', () => {
-        core.reset();
-        return { reset: true, users: users(core) };
-      }),
-      controlRoute('POST', '/__mock/fixture', (body, { req }) => loadFixture(core, body, req.origin), 201),
-    ],
+    routes: controlRoutes(stateHandlers(core)),
+  };
+}
+
+function stateHandlers(core: StateHost): ControlHandlers<StateOperationId> {
+  return {
+    resetMock: () => {
+      core.reset();
+      return { reset: true, users: users(core) };
+    },
+    loadFixture: (body, { req }) => loadFixture(core, body, req.origin),
   };
 }
 

@@ -1,13 +1,15 @@
+import { ownRoutePath } from '../http/own-operation.js';
 import { failure } from '../http/responses.js';
 import type { RouteGroup } from '../http/router.js';
 import type { MockRequest, MockResponse } from '../http/types.js';
+import { QR_IMAGE_OPERATION } from '../openapi-control.js';
 import { renderQrPng } from '../shared/qr-png.js';
 import { encodeQrContent } from './qr-content.js';
 import type { ManagementHost } from './route-context.js';
 import type { QrRow } from './store.js';
 
 /** Where the mock serves QR images: `GET /api/qr/image/<token>.png`, no API key needed (like a public image URL). */
-export const QR_IMAGE_ROUTE = '/api/qr/image/:file';
+export const QR_IMAGE_ROUTE = ownRoutePath(QR_IMAGE_OPERATION);
 
 /** The absolute URL of a QR code's PNG, as `link` in API answers. */
 export function qrImageLink(core: ManagementHost, req: MockRequest, row: QrRow): string {
@@ -21,7 +23,7 @@ export function qrImageGroup(core: ManagementHost): RouteGroup<undefined> {
     guard: () => ({ ok: true, context: undefined }),
     routes: [
       {
-        method: 'GET',
+        method: QR_IMAGE_OPERATION.method,
         path: QR_IMAGE_ROUTE,
         async handle({ params }) {
           const token = /^([0-9a-f]{1,64})\.png$/.exec(params.file ?? '')?.[1];

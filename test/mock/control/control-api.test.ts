@@ -29,6 +29,35 @@ describe('the /__mock/ control API over HTTP', () => {
     await rx.close();
   });
 
+  it('lists in its index, and serves, each endpoint the document describes, from the same rows', async () => {
+    const index = (await call('GET', '/__mock')).body.endpoints as string[];
+    const document = (await (await fetch(`${server.url}/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, { security?: unknown }>>;
+    };
+    const controlOperations = Object.entries(document.paths).flatMap(([path, item]) =>
+      Object.entries(item)
+        .filter(([, op]) => path.startsWith('/__mock/') && path !== '/__mock/' && op.security !== undefined)
+        .map(([method]) => `${method.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`),
+    );
+    expect(controlOperations.length).toBeGreaterThan(25);
+    for (const operation of controlOperations) {
+      expect(
+        index.some(
+          (line) => line === operation || line.startsWith(`${operation} `) || line.startsWith(`${operation}?`),
+        ),
+        operation,
+      ).toBe(true);
+      const [method, path] = operation.split(' ') as [string, string];
+      // Served: an unknown path would be a 404 `No control endpoint`; a known one answers anything else.
+      const res = await call(
+        method,
+        path.replace(/:(\w+)/g, 'x'),
+        method === 'GET' || method === 'DELETE' ? undefined : {},
+      );
+      expect(JSON.stringify(res.body), operation).not.toContain('No control endpoint');
+    }
+  });
+
   it('refuses requests without the control token, or with a wrong one, with 401', async () => {
     for (const token of [null, 'wrong-token']) {
       const res = await call('GET', '/__mock/attempts', undefined, token);

@@ -1,0 +1,478 @@
+// Every endpoint of the `/__mock/` control API, declared once: the routes take method, path and status from here
+// (mock/control/control-routes.ts, state-routes.ts, media-routes.ts; handlers keyed by `id`), the OpenAPI document
+// everything else (mock/openapi-control.ts), and the index at `GET /__mock/` its lines. To add an endpoint, add a row
+// to CONTROL_OPERATIONS and its handler: a row without a handler, or a handler without a row, fails to compile. An
+// endpoint served outside the router (not JSON) is a row of its own like STORED_MEDIA_OPERATION, listed in mockOwnPaths.
+import { ACK_STATUS_CODES, DEVICE_STATUSES, EVENT_NAMES } from '../../src/schemas/events.js';
+import {
+  anyObject,
+  bool,
+  int,
+  type Json,
+  json,
+  list,
+  type OwnOperation,
+  object,
+  ownRoutePath,
+  pathParam,
+  query,
+  str,
+} from '../http/own-operation.js';
+import { CHAT_KINDS } from '../messaging/chat-kind.js';
+
+const controlError = { $ref: '#/components/schemas/ControlError' };
+const ERRORS = {
+  '400': { description: 'Bad input: `field` names it and `rule` says what it must be.', content: json(controlError) },
+  '401': { description: 'The control token is missing or wrong.', content: json(controlError) },
+};
+const NOT_FOUND = { '404': { description: 'No such item.', content: json(controlError) } };
+
+/** What a control row says besides its method, path, summary and answer. */
+interface ControlDetails {
+  /** The JSON body it reads. */
+  body?: Json;
+  /** The status of success. @default 200 */
+  status?: 200 | 201;
+  /** Query and path parameters. */
+  parameters?: Json[];
+  /** Failure answers besides 400 and 401. */
+  extra?: Record<string, unknown>;
+  /** What the index at `GET /__mock/` shows after method and path. */
+  hint?: string;
+}
+
+/** One control operation: token-protected, JSON in and out, the control API's error answers. */
+function control<const I extends string>(
+  id: I,
+  method: OwnOperation['method'],
+  path: string,
+  summary: string,
+  answer: Json,
+  details: ControlDetails = {},
+): OwnOperation<I> {
+  const status = details.status ?? 200;
+  return {
+    id,
+    method,
+    path,
+    summary,
+    tag: 'control',
+    token: true,
+    status,
+    ...(details.parameters && { parameters: details.parameters }),
+    ...(details.body && { body: details.body }),
+    ...(details.hint && { hint: details.hint }),
+    responses: { [status]: { description: 'Done.', content: json(answer) }, ...ERRORS, ...details.extra },
+  };
+}
+
+const tenant = str('Workspace id of the messaging API.', { default: 'default' });
+const tenantQuery = query('tenant', 'Only this tenant’s.');
+const keySlot = pathParam('id', 'Key slot id, e.g. key_1.');
+
+const webhookInput = object(
+  {
+    tenant,
+    device_id: str('Set a device override instead of the tenant endpoint.'),
+    url: str('Receiver URL: HTTPS, or http on loopback (any host with --allow-http-receivers).', { format: 'uri' }),
+    secret: str('`whsec_live_` (tenant) or `whsec_dev_` (device) + 32 hex characters; generated when absent.'),
+    events: list({ type: 'string', enum: [...EVENT_NAMES] }, 'Events to deliver; absent: the default selection.'),
+  },
+  ['url'],
+);
+const deviceInput = object({
+  tenant,
+  id: str('Device id; generated (`dev_<n>`) when absent.'),
+  name: str(),
+  phone: str('Digits.'),
+  status: str('Starting status.', { enum: [...DEVICE_STATUSES], default: 'ONLINE' }),
+});
+const fixtureUser = object(
+  {
+    username: str('4 to 20 letters, digits or underscores.'),
+    email: str(undefined, { format: 'email' }),
+    password: str('5 or more characters.', { default: 'password' }),
+    apikey: str('The user’s API key; generated when absent.'),
+    admin: bool('An admin user.'),
+  },
+  ['username', 'email'],
+);
+const owned = (what: string, schema: string) => ({
+  allOf: [
+    { $ref: `#/components/schemas/${schema}` },
+    object({ owner: str(`Username of the ${what}’s owner (an existing user or one of this fixture’s users).`) }, [
+      'owner',
+    ]),
+  ],
+});
+const created = (extra: Record<string, unknown> = {}) =>
+  list(object({ id: int(), owner: str(), ...extra }, ['id', 'owner']));
+const seededUsers = list(object({ id: int(), username: str(), apikey: str(), admin: bool() }));
+
+/** An attempt out at a receiver (answers of clock/advance and drain). */
+const IN_FLIGHT_ATTEMPT = object(
+  {
+    deliveryId: str(),
+    url: str('The receiver.'),
+    attempt: int('1 to 6.'),
+    startedAt: int('Clock time it was sent, ms since the epoch.'),
+    deadline: int('Clock time it times out (8 s later), ms since the epoch.'),
+    waitingMs: int('Real milliseconds it has waited for an answer.'),
+  },
+  ['deliveryId', 'url', 'attempt', 'startedAt', 'deadline', 'waitingMs'],
+);
+
+const simulated = anyObject('What was simulated: the event and its delivery.');
+const simulate = <const I extends string>(id: I, path: string, summary: string, body: Json, hint: string) =>
+  control(id, 'POST', path, summary, simulated, { body, extra: NOT_FOUND, hint });
+const device_id = str('The device.');
+const replayed = anyObject('What was replayed.');
+
+/** The control API, in the document's order. */
+export const CONTROL_OPERATIONS = [
+  control(
+    'listControlEndpoints',
+    'GET',
+    '/__mock/',
+    'List the control endpoints (also at /__mock)',
+    object({ endpoints: list(str()) }),
+  ),
+  control(
+    'resetMock',
+    'POST',
+    '/__mock/reset',
+    'Put the backend back to its start seed: users, keys and records; rate windows and the gateway cleared',
+    object({ reset: { const: true }, users: seededUsers }),
+    { hint: ' (back to the start seed: users, keys, records; gateway cleared)' },
+  ),
+  control(
+    'loadFixture',
+    'POST',
+    '/__mock/fixture',
+    'Load users, domains, pixels, QR codes and devices at once, all or nothing, with the management API’s rules',
+    object({
+      users: seededUsers,
+      domains: created(),
+      pixels: created(),
+      qrs: created({ link: str('The QR image URL.') }),
+      devices: list(anyObject('A device as stored.')),
+    }),
+    {
+      status: 201,
+      body: {
+        type: 'object',
+        properties: {
+          users: list(fixtureUser),
+          domains: list(owned('domain', 'DomainCreate')),
+          pixels: list(owned('pixel', 'PixelCreate')),
+          qrs: list(owned('QR code', 'QrCreate')),
+          devices: list(deviceInput),
+        },
+        additionalProperties: false,
+      },
+      hint: ' {users?, domains?, pixels?, qrs?, devices?} (all or nothing; owner: username)',
+    },
+  ),
+  control(
+    'setWebhook',
+    'POST',
+    '/__mock/webhooks',
+    'Set the tenant’s receiver, or a device override',
+    anyObject('The endpoint set.'),
+    { status: 201, body: webhookInput, extra: NOT_FOUND, hint: ' {tenant?, device_id?, url, secret?, events?}' },
+  ),
+  control(
+    'listWebhooks',
+    'GET',
+    '/__mock/webhooks',
+    'List receivers (secrets shown by prefix unless redact=0)',
+    anyObject('Tenants and devices.'),
+    {
+      parameters: [query('redact', '`0` shows the secrets in full.')],
+      hint: '?redact=0 (secrets by prefix unless redact=0)',
+    },
+  ),
+  control(
+    'removeWebhook',
+    'DELETE',
+    '/__mock/webhooks',
+    'Remove the tenant’s receiver or a device override',
+    object({ removed: bool() }),
+    {
+      parameters: [
+        query('tenant', 'The tenant whose receiver goes.'),
+        query('device_id', 'The device whose override goes.'),
+      ],
+      hint: '?tenant=|device_id=',
+    },
+  ),
+  control('addDevice', 'POST', '/__mock/devices', 'Add a device', anyObject('The device.'), {
+    status: 201,
+    body: deviceInput,
+    hint: ' {tenant?, id?, name?, phone?, status?}',
+  }),
+  control('listDevices', 'GET', '/__mock/devices', 'List devices', object({ devices: list(anyObject('A device.')) }), {
+    parameters: [tenantQuery],
+    hint: '?tenant=',
+  }),
+  control(
+    'createMessagingKey',
+    'POST',
+    '/__mock/keys',
+    'Create a messaging API key (the only answer that shows it)',
+    anyObject('The key.'),
+    {
+      status: 201,
+      body: object({
+        tenant,
+        label: str(),
+        key: str('`gw_live_` + 24 or more letters or digits; generated when absent.'),
+      }),
+      hint: ' {tenant?, label?, key?}',
+    },
+  ),
+  control(
+    'listMessagingKeys',
+    'GET',
+    '/__mock/keys',
+    'List messaging keys (previews only)',
+    object({ keys: list(anyObject('A key slot.')) }),
+    { parameters: [tenantQuery], hint: '?tenant=' },
+  ),
+  control(
+    'regenerateMessagingKey',
+    'POST',
+    '/__mock/keys/{id}/regenerate',
+    'Replace a key slot’s key',
+    anyObject('The new key.'),
+    { status: 201, parameters: [keySlot], extra: NOT_FOUND },
+  ),
+  control(
+    'revokeMessagingKey',
+    'DELETE',
+    '/__mock/keys/{id}',
+    'Revoke a messaging key',
+    anyObject('The revoked key slot.'),
+    {
+      parameters: [keySlot],
+      extra: NOT_FOUND,
+    },
+  ),
+  control(
+    'armFaults',
+    'POST',
+    '/__mock/faults',
+    'Inject faults into the next deliveries',
+    object({ armed: int('Deliveries with faults still armed.') }),
+    {
+      body: object({
+        duplicate: bool('Deliver twice with the same delivery id.'),
+        staleTimestamp: { oneOf: [bool(), int('Seconds in the past.', { minimum: 1 })] },
+        wrongSecret: bool('Send another secret.'),
+        times: int('How many deliveries.', { minimum: 1, maximum: 1000, default: 1 }),
+      }),
+      hint: ' {duplicate?, staleTimestamp?, wrongSecret?, times?}',
+    },
+  ),
+  control(
+    'advanceClock',
+    'POST',
+    '/__mock/clock/advance',
+    'Move a manual clock (linkgate mock --clock manual)',
+    object(
+      {
+        now: int('ms since the epoch.'),
+        inFlight: list(IN_FLIGHT_ATTEMPT, 'Attempts whose receivers have not answered (each got 2 s of real time).'),
+      },
+      ['now', 'inFlight'],
+    ),
+    {
+      body: object({ ms: int('Milliseconds to move.', { minimum: 0 }) }, ['ms']),
+      extra: { '409': { description: 'The server runs on the real clock.', content: json(controlError) } },
+      hint: ' {ms} (manual clock only)',
+    },
+  ),
+  simulate(
+    'simulateMessage',
+    '/__mock/simulate/message',
+    'An inbound one-to-one message (message.received)',
+    object(
+      {
+        device_id,
+        sender: str('Phone number, digits.'),
+        text: str(),
+        push_name: str(),
+        chat_jid: str(),
+        chat_type: str('Non-one-to-one chats are dropped.', { enum: [...CHAT_KINDS] }),
+        media: anyObject('`{ mime_type, file_name?, file_size? }`: attached media.'),
+      },
+      ['device_id', 'sender'],
+    ),
+    ` {device_id, sender, text?, push_name?, chat_jid?, chat_type? (${CHAT_KINDS.join('|')}), media?}`,
+  ),
+  simulate(
+    'simulateAck',
+    '/__mock/simulate/ack',
+    'A delivery receipt (message.ack)',
+    object(
+      {
+        device_id,
+        message_id: str(),
+        recipient: str(),
+        status: str(undefined, { enum: Object.keys(ACK_STATUS_CODES) }),
+      },
+      ['device_id', 'message_id', 'recipient', 'status'],
+    ),
+    ' {device_id, message_id, recipient, status}',
+  ),
+  simulate(
+    'simulateSent',
+    '/__mock/simulate/sent',
+    'A dispatch confirmation (message.sent)',
+    object({ device_id, message_id: str(), recipient: str(), text: str() }, ['device_id', 'message_id', 'recipient']),
+    ' {device_id, message_id, recipient, text?}',
+  ),
+  simulate(
+    'simulateStatus',
+    '/__mock/simulate/status',
+    'A device status change (device.status)',
+    object(
+      {
+        device_id,
+        status: str(undefined, { enum: [...DEVICE_STATUSES] }),
+        reason: str(),
+        heat_score: { type: 'number' },
+      },
+      ['device_id', 'status'],
+    ),
+    ' {device_id, status, reason?, heat_score?}',
+  ),
+  simulate(
+    'simulatePairing',
+    '/__mock/simulate/pairing',
+    'The pairing flow: QR frames (device.qr), then a status',
+    object({ device_id, action: str(undefined, { enum: ['start', 'scan', 'cancel'], default: 'start' }) }, [
+      'device_id',
+    ]),
+    ' {device_id, action: start|scan|cancel}',
+  ),
+  control(
+    'drainDeliveries',
+    'POST',
+    '/__mock/drain',
+    'Wait until no delivery is in flight or due now',
+    object(
+      {
+        ok: bool('True when nothing is in flight or due now; false when receivers have not answered.'),
+        now: int('The clock’s time, ms since the epoch.'),
+        inFlight: list(IN_FLIGHT_ATTEMPT, 'Attempts whose receivers have not answered within the grace.'),
+        message: str('When `ok` is false: how far to advance a manual clock to time them out.'),
+      },
+      ['ok', 'now', 'inFlight'],
+    ),
+  ),
+  control(
+    'listAttempts',
+    'GET',
+    '/__mock/attempts',
+    'Recorded delivery attempts',
+    object({ attempts: list(anyObject('An attempt record.')) }),
+    {
+      parameters: [
+        query('delivery_id', 'Only this delivery’s.'),
+        query('url', 'Only to this receiver.'),
+        tenantQuery,
+        query('redact', '`1` hides X-Service-Secret.'),
+      ],
+      hint: '?delivery_id=&url=&tenant=&redact=1',
+    },
+  ),
+  control(
+    'listCircuits',
+    'GET',
+    '/__mock/circuits',
+    'Circuit state per receiver URL',
+    object({ circuits: list(anyObject('A circuit.')) }),
+  ),
+  control(
+    'listScheduled',
+    'GET',
+    '/__mock/scheduled',
+    'Deliveries waiting for their next attempt',
+    object({ scheduled: list(anyObject('A scheduled attempt.')) }),
+  ),
+  control(
+    'listDropped',
+    'GET',
+    '/__mock/dropped',
+    'Events not delivered at all (group chats, no endpoint, not selected)',
+    object({ dropped: list(anyObject('A dropped event.')) }),
+  ),
+  control(
+    'listDeadLetters',
+    'GET',
+    '/__mock/dead-letters',
+    'The dead-letter queue',
+    object({ items: list(anyObject('A dead letter.')), evicted: int() }),
+    { parameters: [tenantQuery], hint: '?tenant=' },
+  ),
+  control(
+    'purgeDeadLetters',
+    'DELETE',
+    '/__mock/dead-letters',
+    'Empty the dead-letter queue',
+    object({ purged: int() }),
+    {
+      parameters: [tenantQuery],
+      hint: '?tenant=',
+    },
+  ),
+  control(
+    'replayDeadLetters',
+    'POST',
+    '/__mock/dead-letters/replay',
+    'Replay every dead letter (of a tenant)',
+    replayed,
+    { body: object({ tenant }), hint: ' {tenant?}' },
+  ),
+  control(
+    'replayDeadLetter',
+    'POST',
+    '/__mock/dead-letters/{id}/replay',
+    'Replay one dead letter, keeping its delivery id',
+    replayed,
+    { parameters: [pathParam('id', 'The delivery id.')], extra: NOT_FOUND },
+  ),
+] as const;
+
+/** The id of a control operation, e.g. `setWebhook`. */
+export type ControlOperationId = (typeof CONTROL_OPERATIONS)[number]['id'];
+
+/** The control operations served with the backend's stored state (the rest are the gateway's). */
+export type StateOperationId = 'resetMock' | 'loadFixture';
+
+/** Stored inbound media: under `/__mock/` but without the token (receivers download it like object-storage links). */
+export const STORED_MEDIA_OPERATION: OwnOperation = {
+  id: 'getStoredMedia',
+  method: 'GET',
+  path: '/__mock/media/tmp/{id}/{file}',
+  summary: 'Inbound media the gateway stored (the `media.url` of a message; 7 days; no token needed)',
+  tag: 'control',
+  token: false,
+  status: 200,
+  parameters: [pathParam('id', 'Storage id.'), pathParam('file', 'File name.')],
+  responses: {
+    '200': { description: 'The file, with its content type.', content: { '*/*': { schema: { type: 'string' } } } },
+    '404': { description: 'No such media, or it expired.', content: json(controlError) },
+  },
+};
+
+/** The lines of the control API's index (`GET /__mock/`): each endpoint with its query or body fields. */
+export function controlIndex(): string[] {
+  return [
+    ...CONTROL_OPERATIONS.filter((op) => op.id !== 'listControlEndpoints').map(
+      (op) => `${op.method} ${ownRoutePath(op)}${(op as OwnOperation).hint ?? ''}`,
+    ),
+    `events: ${EVENT_NAMES.join(', ')}`,
+  ];
+}

@@ -1,0 +1,104 @@
+// How the mock declares its own endpoints (the `/__mock/` control API, stored media, QR images, the document): one row
+// each, read by the routes (method, path, status) and by the OpenAPI builder (the rest), so the two cannot drift.
+import { routerPath } from './operation-route.js';
+
+/** A JSON value of the OpenAPI document. */
+export type Json = { [key: string]: unknown };
+
+/** One of the mock's own endpoints, declared once. */
+export interface OwnOperation<I extends string = string> {
+  /** The document's operationId, e.g. `setWebhook`; the control routes' handlers are keyed by it. */
+  id: I;
+  /** HTTP method. */
+  method: 'GET' | 'POST' | 'DELETE';
+  /** Path template with `{name}` parameters (OpenAPI's form; the router reads them as `:name`). */
+  path: string;
+  /** The document's one-line summary. */
+  summary: string;
+  /** The group it belongs to in the document. */
+  tag: string;
+  /** Needs the control token (`Authorization: Bearer <control token>`). */
+  token: boolean;
+  /** The status of a successful answer. */
+  status: 200 | 201;
+  /** The document's parameters (query and path). */
+  parameters?: Json[];
+  /** The JSON body it reads, as JSON Schema; optional in every control request. */
+  body?: Json;
+  /** The document's answers by status. */
+  responses: Record<string, unknown>;
+  /** What the control API's index (`GET /__mock/`) adds after method and path: a query or the body's fields. */
+  hint?: string;
+}
+
+/** `{ 'application/json': { schema } }`. */
+export const json = (schema: unknown) => ({ 'application/json': { schema } });
+
+/** An object schema that allows more properties. */
+export const object = (properties: Record<string, unknown>, required: string[] = [], description?: string): Json => ({
+  type: 'object',
+  ...(description && { description }),
+  properties,
+  ...(required.length > 0 && { required }),
+  additionalProperties: {},
+});
+
+/** A string schema. */
+export const str = (description?: string, extra: Json = {}): Json => ({
+  type: 'string',
+  ...(description && { description }),
+  ...extra,
+});
+
+/** An integer schema. */
+export const int = (description?: string, extra: Json = {}): Json => ({
+  type: 'integer',
+  ...(description && { description }),
+  ...extra,
+});
+
+/** A boolean schema. */
+export const bool = (description?: string): Json => ({ type: 'boolean', ...(description && { description }) });
+
+/** An array schema. */
+export const list = (items: unknown, description?: string): Json => ({
+  type: 'array',
+  items,
+  ...(description && { description }),
+});
+
+/** Any object, described. */
+export const anyObject = (description: string): Json => ({ type: 'object', description, additionalProperties: {} });
+
+/** A query parameter. */
+export const query = (name: string, description: string, schema: Json = { type: 'string' }) => ({
+  name,
+  in: 'query',
+  description,
+  schema,
+});
+
+/** A path parameter (a string). */
+export const pathParam = (name: string, description: string) => ({
+  name,
+  in: 'path',
+  required: true,
+  description,
+  schema: { type: 'string' },
+});
+
+/** The router path of an own operation: `/__mock/keys/{id}` -> `/__mock/keys/:id`. */
+export const ownRoutePath = (op: Pick<OwnOperation, 'path'>): string => routerPath(op.path);
+
+/** The operation object of the OpenAPI document for `op`. */
+export function openApiOperation(op: OwnOperation): Json {
+  return {
+    operationId: op.id,
+    summary: op.summary,
+    tags: [op.tag],
+    ...(op.token && { security: [{ controlToken: [] }] }),
+    ...(op.parameters && { parameters: op.parameters }),
+    ...(op.body && { requestBody: { required: false, content: json(op.body) } }),
+    responses: op.responses,
+  };
+}
