@@ -181,7 +181,7 @@ const ENTRIES = {
   },
   'linkgate/redis': {
     source: 'src/redis/index.ts',
-    values: ['RedisRateLimitStore'],
+    values: ['RedisDedupeStore', 'RedisRateLimitStore'],
     types: ['RedisClientLike', 'RedisStoreOptions'],
   },
 } as const;

@@ -9,7 +9,6 @@ import {
   verifyWebhookSync,
 } from '../../src/webhooks/index.js';
 import { verifyWebhookDelivery } from '../../src/webhooks/verify.js';
-import { dedupeStoreContract } from './support/dedupe-store-contract.js';
 import { clockAtNow, messageReceived, NOW_S, TENANT_SECRET } from './support/fixtures.js';
 
 const send = (deliveryId = 'd-1') =>
@@ -220,10 +219,6 @@ describe('a repeated delivery is acknowledged, not handled twice', () => {
       acknowledged: false,
     });
   });
-});
-
-describe('the MemoryDedupeStore contract (the same spec as the Redis store)', () => {
-  dedupeStoreContract(() => new MemoryDedupeStore());
 });
 
 describe('a claim while the handler runs, a done mark once it answered', () => {

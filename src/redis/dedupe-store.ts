@@ -1,0 +1,155 @@
+import type { DedupeClaim, DedupeStore } from '../webhooks/dedupe.js';
+import { type RedisConnection, redisConnection, redisScript } from './redis-client.js';
+import { checkPrefix, type RedisStoreOptions } from './redis-store-options.js';
+
+/** The value of a handled key; a claim's value is `claim:<token>`, so only its maker can release it. */
+const DONE = 'done';
+
+/** Claim tokens this store remembers for its own releases; past it the oldest is forgotten (its claim just expires). */
+const MAX_OWN_CLAIMS = 10_000;
+
+/** KEYS: the key. ARGV: the claim value, the claim TTL in ms. Returns what it found: claimed, in_progress or done. */
+const CLAIM = redisScript(`
+local found = redis.call('GET', KEYS[1])
+if found == '${DONE}' then return 'done' end
+if found then return 'in_progress' end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return 'claimed'
+`);
+
+const EXISTS = redisScript(`return redis.call('EXISTS', KEYS[1])`);
+const DELETE = redisScript(`return redis.call('DEL', KEYS[1])`);
+
+/**
+ * A {@link DedupeStore} on Redis, so webhook receivers running as several replicas handle each event once: whichever
+ * replica a delivery or its retry lands on sees what the others claimed and handled.
+ *
+ * With `createWebhookHandler` a delivery is claimed while its handler runs (`SET` only if absent, with the handler's
+ * `dedupeClaimTtlMs`, 30 s, in one script), marked done for `dedupeTtlMs` (24 h) once answered 200, and released
+ * after a failure so the gateway's retry is handled; a release deletes only this store's own claim (compare-and-delete
+ * of its token), so a late one cannot remove a claim another replica made since. A replica that dies mid-handler
+ * leaves a claim that expires, and a later retry is handled. Keys are `<prefix>:dedupe:<key>`.
+ *
+ * When Redis fails or does not answer within `timeoutMs`, the methods reject: the handler answers 500 and the gateway
+ * retries later, so no event is dropped nor handled twice silently. `logger` hears once when Redis goes and once when
+ * it answers again.
+ *
+ * @example
+ * import { createClient } from 'redis';
+ * import { createWebhookHandler } from 'linkgate/webhooks';
+ * import { RedisDedupeStore } from 'linkgate/redis';
+ *
+ * const redis = await createClient({ url: process.env.REDIS_URL }).on('error', console.error).connect();
+ * export const POST = createWebhookHandler({
+ *   secret: process.env.WEBHOOK_SECRET!,
+ *   dedupe: new RedisDedupeStore({ client: redis }),
+ *   on: { 'message.received': (event) => saveMessage(event.data) },
+ * });
+ */
+export class RedisDedupeStore implements DedupeStore {
+  readonly #redis: RedisConnection;
+  readonly #prefix: string;
+  readonly #logger: Pick<NonNullable<RedisStoreOptions['logger']>, 'warn' | 'info'>;
+  /** The claims this store made and has not settled: key to claim value. */
+  readonly #ownClaims = new Map<string, string>();
+  #down = false;
+
+  /** Takes your connected client; throws a TypeError naming what to pass when `client` is neither library's. */
+  constructor(options: RedisStoreOptions) {
+    const owner = 'RedisDedupeStore';
+    if (typeof options !== 'object' || options === null) {
+      throw new TypeError(
+        `${owner}: pass an options object: new ${owner}({ client }) with your connected Redis client.`,
+      );
+    }
+    this.#redis = redisConnection(options.client, owner, options.timeoutMs);
+    this.#prefix = checkPrefix(options.prefix, owner);
+    this.#logger = options.logger ?? console;
+  }
+
+  /** True when `id` is claimed or done. */
+  async has(id: string): Promise<boolean> {
+    return Number(await this.#call(() => this.#redis.eval(EXISTS, [this.#keyOf(id)], []))) === 1;
+  }
+
+  /** Records `id` as done for `ttlMs`. */
+  async add(id: string, ttlMs: number): Promise<void> {
+    await this.#call(() => this.#redis.set(this.#keyOf(id), DONE, ttlMs));
+  }
+
+  /** Records `id` as done for `ttlMs` unless it is held (`SET NX PX`); true when it was added. */
+  async addIfAbsent(id: string, ttlMs: number): Promise<boolean> {
+    return this.#call(() => this.#redis.setNxPx(this.#keyOf(id), DONE, ttlMs));
+  }
+
+  /** Claims `id` for `claimTtlMs` unless it is held, in one atomic script; see {@link DedupeStore.claim}. */
+  async claim(id: string, claimTtlMs: number): Promise<DedupeClaim> {
+    const key = this.#keyOf(id);
+    const value = `claim:${token()}`;
+    let found: string;
+    try {
+      found = String(await this.#call(() => this.#redis.eval(CLAIM, [key], [value, Math.ceil(claimTtlMs)])));
+    } catch (error) {
+      // A timed-out claim may still sit in the client's offline queue and run once Redis is back; this delete queues
+      // behind it, so the gateway's retry is not held off as "in progress" by a claim nobody works on.
+      this.#redis.compareAndDelete(key, value).catch(() => {});
+      throw error;
+    }
+    if (found === 'claimed') this.#remember(key, value);
+    return found as DedupeClaim;
+  }
+
+  /** Marks `id` as done for `ttlMs`, replacing a claim (this store's or, after it expired, another's). */
+  async markDone(id: string, ttlMs: number): Promise<void> {
+    const key = this.#keyOf(id);
+    this.#ownClaims.delete(key);
+    await this.add(id, ttlMs);
+  }
+
+  /**
+   * Forgets `id`. A claim this store made is deleted only while Redis still holds that claim (compare-and-delete), so
+   * a release after it expired leaves alone what another replica claimed or finished since; any other id is deleted.
+   */
+  async delete(id: string): Promise<void> {
+    const key = this.#keyOf(id);
+    const own = this.#ownClaims.get(key);
+    this.#ownClaims.delete(key);
+    if (own !== undefined) await this.#call(() => this.#redis.compareAndDelete(key, own));
+    else await this.#call(() => this.#redis.eval(DELETE, [key], []));
+  }
+
+  #keyOf(id: string): string {
+    return `${this.#prefix}:dedupe:${id}`;
+  }
+
+  #remember(key: string, value: string): void {
+    this.#ownClaims.set(key, value);
+    if (this.#ownClaims.size > MAX_OWN_CLAIMS) this.#ownClaims.delete(this.#ownClaims.keys().next().value as string);
+  }
+
+  /** Runs a command; a failure rejects (the handler answers 500) and is told to the logger once per outage. */
+  async #call<T>(run: () => Promise<T>): Promise<T> {
+    try {
+      const result = await run();
+      if (this.#down) {
+        this.#down = false;
+        this.#logger.info('RedisDedupeStore: Redis answers again; deliveries are deduped through it again.');
+      }
+      return result;
+    } catch (error) {
+      const message = `RedisDedupeStore: ${(error as Error).message}`;
+      if (!this.#down) {
+        this.#down = true;
+        this.#logger.warn(
+          `${message}; deliveries are answered 500 (so the gateway retries them later) until Redis answers again.`,
+        );
+      }
+      throw new Error(`${message}; the delivery is answered 500 so the gateway retries it later.`, { cause: error });
+    }
+  }
+}
+
+/** 128 random bits as hex, from Web Crypto (no `node:crypto` in this entry). */
+function token(): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
+}

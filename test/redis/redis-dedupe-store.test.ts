@@ -1,0 +1,158 @@
+// What only the Redis dedupe store does: where it keeps claims and done marks (keys, values, expiries), releases
+// that cannot remove another replica's claim, and what a webhook handler answers when Redis is away or slow. The
+// store's rules themselves are the contract's (dedupe-store-contract.test.ts).
+import { RedisDedupeStore } from 'linkgate/redis';
+import { createTestDelivery, createWebhookHandler, type WebhookHandlerOptions } from 'linkgate/webhooks';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { messageReceived, TENANT_SECRET } from '../webhooks/support/fixtures.js';
+import { CLIENT_LIBRARIES, type ConnectedClient, connectClient } from './support/redis-clients.js';
+import { describeWithRedis, type RedisServer, startRedisServer } from './support/redis-server.js';
+
+const DAY_MS = 86_400_000;
+
+/** A signed delivery of the example message, stamped now (the handlers here check timestamps on the real clock). */
+const deliver = (deliveryId: string) =>
+  createTestDelivery({ event: messageReceived, secret: TENANT_SECRET, deliveryId }).request;
+
+function recordingLogger() {
+  const lines: string[] = [];
+  return {
+    lines,
+    warn: (line: string) => lines.push(`warn: ${line}`),
+    info: (line: string) => lines.push(`info: ${line}`),
+  };
+}
+
+describeWithRedis('RedisDedupeStore', () => {
+  let redis: RedisServer;
+  beforeAll(async () => {
+    redis = await startRedisServer();
+  });
+  afterAll(async () => {
+    await redis?.stop();
+  });
+
+  describe.each(CLIENT_LIBRARIES)('on %s', (library) => {
+    let connected: ConnectedClient;
+    let n = 0;
+    const id = () => `${library}-${Date.now()}-${++n}`;
+    const handlerWith = (store: RedisDedupeStore, options: Partial<WebhookHandlerOptions> = {}) =>
+      createWebhookHandler({ secret: TENANT_SECRET, dedupe: store, onError: () => {}, ...options });
+
+    beforeAll(async () => {
+      connected = await connectClient(library, redis.url);
+    });
+    afterAll(async () => {
+      await connected?.close();
+    });
+    afterEach(async () => {
+      // A test that stopped Redis leaves it running again for the next.
+      if (redis.pid() === null) await redis.restart();
+    });
+
+    it('holds a claim under <prefix>:dedupe:<key> for the claim TTL while the handler runs, then a done mark for dedupeTtlMs', async () => {
+      const store = new RedisDedupeStore({ client: connected.client, prefix: 'hooks' });
+      const deliveryId = id();
+      const key = `hooks:dedupe:${deliveryId}`;
+      let seen: { value: unknown; ttl: number } | undefined;
+      const handler = handlerWith(store, {
+        on: {
+          'message.received': async () => {
+            seen = {
+              value: await connected.command(['GET', key]),
+              ttl: Number(await connected.command(['PTTL', key])),
+            };
+          },
+        },
+      });
+      expect((await handler(deliver(deliveryId))).status).toBe(200);
+      expect(seen!.value).toMatch(/^claim:[0-9a-f]{32}$/);
+      expect(seen!.ttl).toBeGreaterThan(25_000);
+      expect(seen!.ttl).toBeLessThanOrEqual(30_000);
+      expect(await connected.command(['GET', key])).toBe('done');
+      expect(Number(await connected.command(['PTTL', key]))).toBeGreaterThan(DAY_MS - 60_000);
+    });
+
+    it('leaves alone a claim another replica made after its own expired, when it releases late', async () => {
+      const [a, b] = [
+        new RedisDedupeStore({ client: connected.client }),
+        new RedisDedupeStore({ client: connected.client }),
+      ];
+      const key = id();
+      expect(await a.claim(key, 150)).toBe('claimed');
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      expect(await b.claim(key, DAY_MS)).toBe('claimed');
+      // a's handler fails long after its claim expired: its release must not free b's claim.
+      await a.delete(key);
+      expect(await b.claim(key, DAY_MS)).toBe('in_progress');
+      await b.markDone(key, DAY_MS);
+      expect(await a.claim(key, DAY_MS)).toBe('done');
+    });
+
+    it('answers 500 while Redis is down (said once), and handles the retry once it is back', async () => {
+      const logger = recordingLogger();
+      const store = new RedisDedupeStore({ client: connected.client, logger, timeoutMs: 200 });
+      const handled = vi.fn();
+      const onError = vi.fn();
+      const handler = handlerWith(store, { onError, on: { 'message.received': handled } });
+      const deliveryId = id();
+      await redis.stop('SIGKILL');
+
+      const started = performance.now();
+      const down = [await handler(deliver(deliveryId)), await handler(deliver(deliveryId))];
+      expect(performance.now() - started).toBeLessThan(2_000);
+      expect(down.map((r) => r.status)).toEqual([500, 500]);
+      expect(await down[0]!.json()).toMatchObject({ status: 'error', code: 'internal_error' });
+      expect(handled).not.toHaveBeenCalled();
+      expect(onError).toHaveBeenCalledTimes(2);
+      expect(onError.mock.calls[0]![0].message).toMatch(
+        /^RedisDedupeStore: Redis (did not answer within 200 ms \(timeoutMs\)|failed: .*); the delivery is answered 500 so the gateway retries it later\.$/,
+      );
+      expect(logger.lines).toEqual([
+        expect.stringMatching(
+          /^warn: RedisDedupeStore: .*; deliveries are answered 500 \(so the gateway retries them later\) until Redis answers again\.$/,
+        ),
+      ]);
+
+      await redis.restart();
+      // The client reconnects on its own; the gateway's retry (3 s later) finds Redis back.
+      let retry = await handler(deliver(deliveryId));
+      for (let i = 0; i < 50 && retry.status === 500; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        retry = await handler(deliver(deliveryId));
+      }
+      // Claims that timed out and ran later on the restarted Redis were deleted behind them: not "in progress".
+      expect(retry.status).toBe(200);
+      expect(handled).toHaveBeenCalledTimes(1);
+      expect((await handler(deliver(deliveryId))).status).toBe(200);
+      expect(handled).toHaveBeenCalledTimes(1);
+      expect(logger.lines[1]).toBe(
+        'info: RedisDedupeStore: Redis answers again; deliveries are deduped through it again.',
+      );
+    }, 20_000);
+
+    it('answers 500 within timeoutMs when Redis is slow, instead of holding the gateway past its 8 s', async () => {
+      const store = new RedisDedupeStore({ client: connected.client, timeoutMs: 150, logger: recordingLogger() });
+      const handler = handlerWith(store, { on: { 'message.received': () => {} } });
+      const other = await connectClient(library, redis.url);
+      try {
+        await other.command(['CLIENT', 'PAUSE', '1000', 'ALL']);
+        const started = performance.now();
+        const answer = await handler(deliver(id()));
+        const elapsed = performance.now() - started;
+        expect(answer.status).toBe(500);
+        expect(elapsed).toBeGreaterThanOrEqual(140);
+        expect(elapsed).toBeLessThan(800);
+      } finally {
+        await other.command(['CLIENT', 'UNPAUSE']);
+        await other.close();
+      }
+    });
+  });
+
+  it('refuses something that is not a Redis client, naming what to pass and install', () => {
+    expect(() => new RedisDedupeStore({ client: {} as never })).toThrow(
+      /^RedisDedupeStore: client must be a connected Redis client of node-redis v6 .*\(npm install redis, or npm install ioredis\)/,
+    );
+  });
+});
