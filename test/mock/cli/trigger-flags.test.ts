@@ -9,7 +9,13 @@ const NOWHERE = 'http://127.0.0.1:9/webhooks';
 async function trigger(args: string[], env: Record<string, string | undefined> = {}) {
   let out = '';
   let err = '';
-  const code = await runTrigger(args, { out: (t) => void (out += t), err: (t) => void (err += t), env });
+  const toOut = (text: string) => {
+    out += text;
+  };
+  const toErr = (text: string) => {
+    err += text;
+  };
+  const code = await runTrigger(args, { out: toOut, err: toErr, env });
   return { code, out, err };
 }
 
