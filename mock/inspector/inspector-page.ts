@@ -20,6 +20,7 @@ button:focus-visible,input:focus-visible,select:focus-visible{outline:3px solid 
 form{display:flex;flex-wrap:wrap;gap:.3rem .6rem;align-items:end;margin:.4rem 0;padding:.4rem 0;border-bottom:1px solid #eaeef2}
 label{display:flex;flex-direction:column;font-size:12px}input,select{font:inherit;padding:.15rem .3rem}
 #action-result{font-family:monospace;font-size:12px;white-space:pre-wrap;word-break:break-all}#action-result[data-ok=false]{color:#a40e26}
+@media (max-width:40rem){header{position:static}main{padding:.5rem;gap:.5rem}section{padding:.4rem .6rem}}
 #locked{max-width:40rem;margin:3rem auto;background:#fff;padding:1rem 2rem;border:1px solid #d0d7de;border-radius:6px}
 `;
 

@@ -39,12 +39,35 @@ export type StepHook = (
 
 const WAIT = { timeout: 20_000 };
 
-/** Runs the whole scenario on `page`; throws (with the step's selector) when the page does not show what it should. */
+/** Runs the whole scenario on `page`; throws, naming the stage and what the page last said, when it does not show what it should. */
 export async function runInspectorScenario(
   page: Page,
   stack: InspectorStack,
   step: StepHook = async () => {},
 ): Promise<InspectorRunResult> {
+  const reached: string[] = ['open'];
+  const hook: StepHook = async (name) => {
+    reached.push(name);
+    await step(name);
+  };
+  try {
+    return await scenario(page, stack, hook);
+  } catch (error) {
+    const said = await page
+      .locator('#action-result')
+      .textContent({ timeout: 1_000 })
+      .catch(() => '?');
+    const clock = await page
+      .locator('header')
+      .textContent({ timeout: 1_000 })
+      .catch(() => '?');
+    throw new Error(
+      `inspector scenario failed after ${reached.join(' > ')}: ${(error as Error).message}\nlast action: ${said}\nheader: ${clock}`,
+    );
+  }
+}
+
+async function scenario(page: Page, stack: InspectorStack, step: StepHook): Promise<InspectorRunResult> {
   await page.goto(`${stack.url}/#token=${stack.token}`);
   await page.locator('#status[data-state="live"]').waitFor(WAIT);
   const addressAfterOpen = page.url();
