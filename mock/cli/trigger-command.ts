@@ -352,13 +352,15 @@ async function plan(event: EventName, options: TriggerOptions, wrongSecret: stri
     );
     delivery = build(overrides);
   }
+  // A field the schema does not know is only likely a typo: receivers must accept it, so it is no refusal check.
+  const breaking = delivery.issues.filter((i) => i.code !== 'unrecognized_keys');
   if (delivery.issues.length > 0 && !options.allowInvalid) {
     const listed = delivery.issues.map((i) => `${i.path.map(String).join('.') || '(body)'}: ${i.message}`).join('; ');
     throw new TriggerUsageError(
-      `--set makes the ${event} payload invalid: ${listed}. Fix the value, or pass --allow-invalid to send it anyway (to test your receiver's 400).`,
+      `--set makes the ${event} payload invalid: ${listed}. Fix the value, or pass --allow-invalid to ${breaking.length === 0 ? 'add the field anyway (receivers must accept fields they do not know)' : "send it anyway (to test your receiver's 400)"}.`,
     );
   }
-  const check: TriggerCheck = delivery.issues.length > 0 && options.check === 'delivery' ? 'invalid' : options.check;
+  const check: TriggerCheck = breaking.length > 0 && options.check === 'delivery' ? 'invalid' : options.check;
   return { event, delivery, check };
 }
 

@@ -180,8 +180,10 @@ function override(
   }
   if (issues.length > 0 && !allowInvalid) {
     const listed = issues.map((i) => `${i.path.map(String).join('.') || '(body)'}: ${i.message}`).join('; ');
+    // A field the schema does not know is no error to a receiver (the gateway may add fields), only likely a typo.
+    const unknownOnly = issues.every((i) => i.code === 'unrecognized_keys');
     throw new TypeError(
-      `createTestDelivery: options.set makes the ${typeof name === 'string' ? name : 'event'} payload invalid: ${listed}. Fix the override, or pass allowInvalid: true to send it anyway (to test the receiver's 400).`,
+      `createTestDelivery: options.set makes the ${typeof name === 'string' ? name : 'event'} payload invalid: ${listed}. Fix the override, or pass allowInvalid: true to ${unknownOnly ? 'add the field anyway (receivers must accept fields they do not know)' : "send it anyway (to test the receiver's 400)"}.`,
     );
   }
   return { payload, issues };

@@ -73,7 +73,9 @@ describe('createTestDelivery with set: fields overridden by dot path and checked
   it('throws for a path that is no field of the event, listing the fields, instead of adding a field receivers ignore', () => {
     expect(() =>
       createTestDelivery({ event: 'message.ack', secret: TENANT_SECRET, set: { 'data.stauts': 'read' } }),
-    ).toThrow(/data\.stauts: "stauts" is not a field of data; its fields are message_id, chat_jid, recipient, status/);
+    ).toThrow(
+      /data\.stauts: "stauts" is not a field of data; its fields are message_id, chat_jid, recipient, status.*pass allowInvalid: true to add the field anyway \(receivers must accept fields they do not know\)/,
+    );
   });
 
   it('builds an invalid payload with allowInvalid and lists its issues, so the receiver can be seen refusing it', async () => {

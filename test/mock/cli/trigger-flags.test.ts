@@ -82,6 +82,34 @@ describe('linkgate trigger refuses a wrong command line with exit code 2, naming
     expect(run.err).toMatch(/data\.stauts: "stauts" is not a field of data; its fields are message_id, chat_jid/);
   });
 
+  it('sends a field the schema does not know with --allow-invalid as a delivery to acknowledge, since receivers must accept it', async () => {
+    const refused = await trigger(['message.ack', '--set', 'data.reaction=👍', '--to', NOWHERE, '--secret', SECRET]);
+    expect(refused.code).toBe(2);
+    expect(refused.err).toContain(
+      'pass --allow-invalid to add the field anyway (receivers must accept fields they do not know)',
+    );
+    const run = await trigger([
+      'message.ack',
+      '--set',
+      'data.reaction=👍',
+      '--allow-invalid',
+      '--to',
+      NOWHERE,
+      '--secret',
+      SECRET,
+      '--timeout',
+      '2s',
+      '--json',
+    ]);
+    const [delivery] = JSON.parse(run.out).deliveries;
+    expect(delivery).toMatchObject({
+      check: 'delivery',
+      expected: 'acknowledged',
+      payload: { data: { reaction: '👍' } },
+    });
+    expect(delivery.issues).toEqual([expect.stringMatching(/^data\.reaction: "reaction" is not a field of data/)]);
+  });
+
   it('names the rule of a bad secret without printing the secret', async () => {
     const run = await trigger(['message.ack', '--to', NOWHERE], { WEBHOOK_SECRET: 'whsec_live_ has spaces' });
     expect(run.code).toBe(2);
