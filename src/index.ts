@@ -46,14 +46,8 @@ export {
 } from './core/errors.js';
 export type { Logger } from './core/logger.js';
 export { Page, PagePromise } from './core/pagination.js';
-export {
-  type AssumedWindow,
-  MemoryRateLimitStore,
-  type RateLimitObservation,
-  type RateLimitState,
-  type RateLimitStore,
-  type TakeResult,
-} from './core/rate-limit-store.js';
+// The store's records are members of its type namespace (RateLimitStore.State, ...): store authors need them, few others.
+export { MemoryRateLimitStore, type RateLimitStore } from './core/rate-limit-store.js';
 export type { RateLimitEvent } from './core/rate-limiter.js';
 export type * as LinkgateTypes from './linkgate-types.js';
 export { MessagingClient, type MessagingClientOptions } from './messaging/messaging-client.js';

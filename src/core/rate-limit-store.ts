@@ -1,34 +1,67 @@
 /** A value, or a promise of it: the in-memory store answers synchronously, a Redis store asynchronously. */
 export type MaybePromise<T> = T | Promise<T>;
 
-/** The request budget of one API key as the client believes it to be. */
-export interface RateLimitState {
+/**
+ * The records a {@link RateLimitStore} reads and writes (types only), for store authors: `RateLimitStore.State`,
+ * `RateLimitStore.Observation`, `RateLimitStore.AssumedWindow` and `RateLimitStore.TakeResult`.
+ */
+export declare namespace RateLimitStore {
+  /** The request budget of one API key as the client believes it to be. */
+  export interface State {
+    /** Requests allowed per window. */
+    limit: number;
+    /** Requests this client may still send in the current window. */
+    remaining: number;
+    /** When the current window ends, ms since the epoch. */
+    resetAt: number;
+    /** True while the window is the client's own guess (no answer from the API has confirmed it yet). */
+    provisional: boolean;
+  }
+
+  /** What one answer's `X-RateLimit-*` headers said. */
+  export interface Observation {
+    /** `X-RateLimit-Limit`. */
+    limit: number;
+    /** `X-RateLimit-Remaining`, clamped at 0. */
+    remaining: number;
+    /** `X-RateLimit-Reset`, converted to ms since the epoch. */
+    resetAt: number;
+  }
+
+  /** Used until the API has told the client its real limit: the documented 30 requests per 60 s. */
+  export interface AssumedWindow {
+    /** Requests per window. @default 30 */
+    limit: number;
+    /** Window length in ms. @default 60000 */
+    windowMs: number;
+  }
+
+  /** The result of {@link RateLimitStore.take}. */
+  export interface TakeResult {
+    /** True when the request may be sent now. */
+    granted: boolean;
+    /** The state after taking. */
+    state: State;
+  }
+}
+
+/** {@link RateLimitStore.State}, by its name inside linkgate. */
+export type RateLimitState = RateLimitStore.State;
+/** {@link RateLimitStore.Observation}, by its name inside linkgate. */
+export type RateLimitObservation = RateLimitStore.Observation;
+/** {@link RateLimitStore.AssumedWindow}, by its name inside linkgate. */
+export type AssumedWindow = RateLimitStore.AssumedWindow;
+/** {@link RateLimitStore.TakeResult}, by its name inside linkgate. */
+export type TakeResult = RateLimitStore.TakeResult;
+
+/** What the client knows about its request budget, as handed to users. */
+export interface RateLimitInfo {
   /** Requests allowed per window. */
   limit: number;
-  /** Requests this client may still send in the current window. */
+  /** Requests left in the current window. */
   remaining: number;
-  /** When the current window ends, ms since the epoch. */
-  resetAt: number;
-  /** True while the window is the client's own guess (no answer from the API has confirmed it yet). */
-  provisional: boolean;
-}
-
-/** What one answer's `X-RateLimit-*` headers said. */
-export interface RateLimitObservation {
-  /** `X-RateLimit-Limit`. */
-  limit: number;
-  /** `X-RateLimit-Remaining`, clamped at 0. */
-  remaining: number;
-  /** `X-RateLimit-Reset`, converted to ms since the epoch. */
-  resetAt: number;
-}
-
-/** Used until the API has told the client its real limit: the documented 30 requests per 60 s. */
-export interface AssumedWindow {
-  /** Requests per window. @default 30 */
-  limit: number;
-  /** Window length in ms. @default 60000 */
-  windowMs: number;
+  /** When the window ends. */
+  resetAt: Date;
 }
 
 /** The documented budget (30 requests per 60 s), assumed until an answer states the real one. */
@@ -62,7 +95,12 @@ export interface RateLimitStore {
    * Takes one request from the budget. Starts a new provisional window when the last one has ended. Returns whether
    * the request may be sent now, and the state after taking (its `resetAt` says how long to wait when not granted).
    */
-  take(key: string, now: number, inFlight: number, assumed: AssumedWindow): MaybePromise<TakeResult>;
+  take(
+    key: string,
+    now: number,
+    inFlight: number,
+    assumed: RateLimitStore.AssumedWindow,
+  ): MaybePromise<RateLimitStore.TakeResult>;
   /**
    * Merges what an answer said into the state. An answer from a newer window replaces the state; one from the
    * current window can only lower `remaining`; one from an ended window refunds the request to a provisional window.
@@ -70,20 +108,12 @@ export interface RateLimitStore {
    * window has left (moved by the difference between the stated and the assumed limit): other processes sharing the
    * store took from it too, and their requests may not have reached the server yet.
    */
-  observe(key: string, seen: RateLimitObservation, inFlight: number, now: number): MaybePromise<void>;
+  observe(key: string, seen: RateLimitStore.Observation, inFlight: number, now: number): MaybePromise<void>;
   /**
    * The API answered "rate limited": the budget is spent until `resetAt`, which replaces a provisional (guessed)
    * window's end, so a short `Retry-After` is not stretched to the assumed window.
    */
   block(key: string, resetAt: number): MaybePromise<void>;
-}
-
-/** The result of {@link RateLimitStore.take}. */
-export interface TakeResult {
-  /** True when the request may be sent now. */
-  granted: boolean;
-  /** The state after taking. */
-  state: RateLimitState;
 }
 
 /** Stores only one limiter uses (its default one): nobody else takes from them, so their owner's answers are exact. */
@@ -100,7 +130,7 @@ export function unsharedMemoryStore(): MemoryRateLimitStore {
 export class MemoryRateLimitStore implements RateLimitStore {
   readonly #states = new Map<string, RateLimitState>();
 
-  take(key: string, now: number, inFlight: number, assumed: AssumedWindow): TakeResult {
+  take(key: string, now: number, inFlight: number, assumed: RateLimitStore.AssumedWindow): RateLimitStore.TakeResult {
     let state = this.#states.get(key);
     if (!state || now >= state.resetAt) {
       // After "X-RateLimit-Limit: 0" one request per window still goes out, to learn whether the limit was raised.
@@ -114,7 +144,7 @@ export class MemoryRateLimitStore implements RateLimitStore {
     return { granted: true, state: { ...state } };
   }
 
-  observe(key: string, seen: RateLimitObservation, inFlight: number, now: number): void {
+  observe(key: string, seen: RateLimitStore.Observation, inFlight: number, now: number): void {
     const state = this.#states.get(key);
     if (seen.resetAt <= now) {
       // The answer was counted in a window that is over; it did not use the new window's budget.

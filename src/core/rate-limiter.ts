@@ -3,6 +3,7 @@ import { APIUserAbortError, RateLimitError } from './errors.js';
 import {
   type AssumedWindow,
   DEFAULT_ASSUMED_WINDOW,
+  type RateLimitInfo,
   type RateLimitObservation,
   type RateLimitState,
   type RateLimitStore,
@@ -10,15 +11,8 @@ import {
   unsharedMemoryStore,
 } from './rate-limit-store.js';
 
-/** What the client knows about its request budget, as handed to users. */
-export interface RateLimitInfo {
-  /** Requests allowed per window. */
-  limit: number;
-  /** Requests left in the current window. */
-  remaining: number;
-  /** When the window ends. */
-  resetAt: Date;
-}
+// RateLimitInfo sits in the store's file, a leaf, so the error classes can carry it without an import circle.
+export type { RateLimitInfo } from './rate-limit-store.js';
 
 /** Passed to `onRateLimit` whenever a request is held back or the API answered "rate limited". */
 export interface RateLimitEvent extends RateLimitInfo {

@@ -24,11 +24,11 @@ const ADMIN_KEY = 'e2e-shared-store-processes-key-01';
 const SHARED_STORE_PROGRAM = `
 import { mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Linkgate, type AssumedWindow, type RateLimitObservation, type RateLimitState, type RateLimitStore, type TakeResult } from 'linkgate';
+import { Linkgate, type RateLimitStore } from 'linkgate';
 
 class FileRateLimitStore implements RateLimitStore {
   constructor(private file: string) {}
-  async #atomically<T>(change: (states: Record<string, RateLimitState>) => T): Promise<T> {
+  async #atomically<T>(change: (states: Record<string, RateLimitStore.State>) => T): Promise<T> {
     for (;;) {
       try {
         mkdirSync(this.file + '.lock');
@@ -38,7 +38,7 @@ class FileRateLimitStore implements RateLimitStore {
       }
     }
     try {
-      let states: Record<string, RateLimitState> = {};
+      let states: Record<string, RateLimitStore.State> = {};
       try { states = JSON.parse(readFileSync(this.file, 'utf8')); } catch {}
       const result = change(states);
       writeFileSync(this.file, JSON.stringify(states));
@@ -47,7 +47,7 @@ class FileRateLimitStore implements RateLimitStore {
       rmdirSync(this.file + '.lock');
     }
   }
-  take(key: string, now: number, inFlight: number, assumed: AssumedWindow): Promise<TakeResult> {
+  take(key: string, now: number, inFlight: number, assumed: RateLimitStore.AssumedWindow): Promise<RateLimitStore.TakeResult> {
     return this.#atomically((states) => {
       let state = states[key];
       if (!state || now >= state.resetAt) {
@@ -59,7 +59,7 @@ class FileRateLimitStore implements RateLimitStore {
       return { granted: true, state: { ...state } };
     });
   }
-  observe(key: string, seen: RateLimitObservation, inFlight: number, now: number): Promise<void> {
+  observe(key: string, seen: RateLimitStore.Observation, inFlight: number, now: number): Promise<void> {
     return this.#atomically((states) => {
       const state = states[key];
       if (seen.resetAt <= now) {

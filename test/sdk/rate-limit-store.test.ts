@@ -1,10 +1,4 @@
-import {
-  type AssumedWindow,
-  MemoryRateLimitStore,
-  type RateLimitObservation,
-  type RateLimitStore,
-  type TakeResult,
-} from 'linkgate';
+import { MemoryRateLimitStore, type RateLimitStore } from 'linkgate';
 import { ManualClock } from 'linkgate/mock';
 import { describe, expect, it } from 'vitest';
 import { RateLimiter } from '../../src/core/rate-limiter.js';
@@ -14,12 +8,17 @@ import { recordAnswers, settleWithIo, useMockApi } from './support/harness.js';
 class SharedAsyncStore implements RateLimitStore {
   readonly keys = new Set<string>();
   constructor(private readonly inner: MemoryRateLimitStore) {}
-  async take(key: string, now: number, inFlight: number, assumed: AssumedWindow): Promise<TakeResult> {
+  async take(
+    key: string,
+    now: number,
+    inFlight: number,
+    assumed: RateLimitStore.AssumedWindow,
+  ): Promise<RateLimitStore.TakeResult> {
     this.keys.add(key);
     await Promise.resolve();
     return this.inner.take(key, now, inFlight, assumed);
   }
-  async observe(key: string, seen: RateLimitObservation, inFlight: number, now: number): Promise<void> {
+  async observe(key: string, seen: RateLimitStore.Observation, inFlight: number, now: number): Promise<void> {
     await Promise.resolve();
     this.inner.observe(key, seen, inFlight, now);
   }

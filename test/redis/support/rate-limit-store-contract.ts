@@ -1,12 +1,12 @@
 // What every RateLimitStore must do, written once and run against each store (the in-memory one and the Redis one on
 // both client libraries), so the shared store cannot drift from the rules the limiter was proven with.
-import type { AssumedWindow, RateLimitStore } from 'linkgate';
+import type { RateLimitStore } from 'linkgate';
 import { expect, it } from 'vitest';
 
 /** A base time like the real clock's, so Redis expiries computed from it are realistic. */
 const T = 1_764_000_000_000;
-const WINDOW: AssumedWindow = { limit: 2, windowMs: 1000 };
-const DOCUMENTED: AssumedWindow = { limit: 30, windowMs: 60_000 };
+const WINDOW: RateLimitStore.AssumedWindow = { limit: 2, windowMs: 1000 };
+const DOCUMENTED: RateLimitStore.AssumedWindow = { limit: 30, windowMs: 60_000 };
 
 /** Defines the contract's tests; `store()` gives the store under test, `key()` a key no other test uses. */
 export function rateLimitStoreContract(
