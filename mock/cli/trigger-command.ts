@@ -151,7 +151,7 @@ export async function runTrigger(argv: string[], io: TriggerIo): Promise<number>
       timestamp: Number(delivery.headers['X-Service-Timestamp']),
       headers: { ...delivery.headers, 'X-Service-Secret': '[hidden]' },
       payload: delivery.payload,
-      issues: delivery.issues.map((i) => `${i.path.map(String).join('.') || '(body)'}: ${i.message}`),
+      issues: delivery.issues.map(describeIssue),
       answers,
       ...verdict,
     });
@@ -355,13 +355,18 @@ async function plan(event: EventName, options: TriggerOptions, wrongSecret: stri
   // A field the schema does not know is only likely a typo: receivers must accept it, so it is no refusal check.
   const breaking = delivery.issues.filter((i) => i.code !== 'unrecognized_keys');
   if (delivery.issues.length > 0 && !options.allowInvalid) {
-    const listed = delivery.issues.map((i) => `${i.path.map(String).join('.') || '(body)'}: ${i.message}`).join('; ');
+    const listed = delivery.issues.map(describeIssue).join('; ');
     throw new TriggerUsageError(
       `--set makes the ${event} payload invalid: ${listed}. Fix the value, or pass --allow-invalid to ${breaking.length === 0 ? 'add the field anyway (receivers must accept fields they do not know)' : "send it anyway (to test your receiver's 400)"}.`,
     );
   }
   const check: TriggerCheck = breaking.length > 0 && options.check === 'delivery' ? 'invalid' : options.check;
   return { event, delivery, check };
+}
+
+/** `data.status_code: <rule>`, as the receivers' own refusals word it. */
+function describeIssue(issue: TestDelivery['issues'][number]): string {
+  return `${issue.path.map(String).join('.') || '(body)'}: ${issue.message}`;
 }
 
 /** A secret of the same shape that is not the given one, so only the comparison can tell them apart. */
