@@ -2,7 +2,12 @@
 // its client), the QR images, stored media and the document itself. Each is one row (mock/http/own-operation.ts) that
 // its route reads too: the control API's in mock/control/control-operations.ts, the two public ones here.
 // Runtime-neutral, like mock/openapi.ts.
-import { CONTROL_OPERATIONS, STORED_MEDIA_OPERATION } from './control/control-operations.js';
+import {
+  CONTROL_OPERATIONS,
+  INSPECTOR_EVENTS_OPERATION,
+  INSPECTOR_PAGE_OPERATION,
+  STORED_MEDIA_OPERATION,
+} from './control/control-operations.js';
 import { type Json, json, type OwnOperation, object, openApiOperation, pathParam, str } from './http/own-operation.js';
 
 /** A QR code's PNG: public, like an image URL (served by mock/management/qr-image-route.ts). */
@@ -39,7 +44,14 @@ export const OPENAPI_OPERATION: OwnOperation = {
 /** The paths of the mock's own endpoints: the control API, QR images, stored media, `/openapi.json`. */
 export function mockOwnPaths(): Record<string, Json> {
   const paths: Record<string, Json> = {};
-  for (const op of [...CONTROL_OPERATIONS, QR_IMAGE_OPERATION, STORED_MEDIA_OPERATION, OPENAPI_OPERATION]) {
+  const inspector = [INSPECTOR_EVENTS_OPERATION, INSPECTOR_PAGE_OPERATION];
+  for (const op of [
+    ...CONTROL_OPERATIONS,
+    QR_IMAGE_OPERATION,
+    STORED_MEDIA_OPERATION,
+    OPENAPI_OPERATION,
+    ...inspector,
+  ]) {
     paths[op.path] ??= {};
     paths[op.path]![op.method.toLowerCase()] = openApiOperation(op);
   }

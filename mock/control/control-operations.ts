@@ -467,12 +467,47 @@ export const STORED_MEDIA_OPERATION: OwnOperation = {
   },
 };
 
+/**
+ * The inspector's live feed (mock/inspector/): Server-Sent Events over node:http, outside the router. The token goes in
+ * the header only (never a URL, so never a request log); EventSource cannot send it, so browsers read it with fetch.
+ */
+export const INSPECTOR_EVENTS_OPERATION: OwnOperation = {
+  id: 'followInspectorEvents',
+  method: 'GET',
+  path: '/__mock/events',
+  summary:
+    'Live feed of everything the mock holds and does (Server-Sent Events): `snapshot` first (sections clock, data, rate, webhooks, deliveries, deadLetters, devices, messages), then `attempt`, `circuit` and `dead-letter` events as they happen and each changed section whole; a reader that falls behind gets one fresh `snapshot` instead of what it missed (standalone server only)',
+  tag: 'control',
+  token: true,
+  status: 200,
+  responses: {
+    '200': {
+      description:
+        'A `text/event-stream`: blocks of `event: <name>` and one `data: <JSON>` line. Keep-alive comments every 5 s.',
+      content: { 'text/event-stream': { schema: { type: 'string' } } },
+    },
+    '401': ERRORS['401'],
+  },
+};
+
+/** The inspector page (standalone server only): HTML with no data in it; it reads the token from its URL fragment. */
+export const INSPECTOR_PAGE_OPERATION: OwnOperation = {
+  id: 'getInspectorPage',
+  method: 'GET',
+  path: '/',
+  summary: 'The inspector page: open `/#token=<control token>` (the fragment never reaches the server)',
+  tag: 'control',
+  token: false,
+  status: 200,
+  responses: { '200': { description: 'The page.', content: { 'text/html': { schema: { type: 'string' } } } } },
+};
+
 /** The lines of the control API's index (`GET /__mock/`): each endpoint with its query or body fields. */
 export function controlIndex(): string[] {
   return [
-    ...CONTROL_OPERATIONS.filter((op) => op.id !== 'listControlEndpoints').map(
-      (op) => `${op.method} ${ownRoutePath(op)}${(op as OwnOperation).hint ?? ''}`,
-    ),
+    ...[...CONTROL_OPERATIONS, INSPECTOR_EVENTS_OPERATION]
+      .filter((op) => op.id !== 'listControlEndpoints')
+      .map((op) => `${op.method} ${ownRoutePath(op)}${(op as OwnOperation).hint ?? ''}`),
     `events: ${EVENT_NAMES.join(', ')}`,
   ];
 }

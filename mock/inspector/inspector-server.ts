@@ -2,11 +2,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { secretsEqual } from '../../src/webhooks/constant-time.js';
 import type { BackendCore } from '../backend.js';
+import { INSPECTOR_EVENTS_OPERATION, INSPECTOR_PAGE_OPERATION } from '../control/control-operations.js';
 import { InspectorFeed, type InspectorFeedOptions } from './inspector-feed.js';
 import { inspectorPage } from './inspector-page.js';
 
-/** Where the live feed is served. */
-export const EVENTS_PATH = '/__mock/events';
+/** Where the live feed is served (its row in the control API's declarations). */
+export const EVENTS_PATH = INSPECTOR_EVENTS_OPERATION.path;
+const PAGE_PATH = INSPECTOR_PAGE_OPERATION.path;
 
 /** The inspector's part of the standalone server. */
 export interface InspectorServer {
@@ -34,7 +36,7 @@ export function createInspectorServer(backend: BackendCore, options?: InspectorF
     feed,
     handle(req, res, path) {
       if (req.method !== 'GET' && req.method !== 'HEAD') return false;
-      if (path === '/') {
+      if (path === PAGE_PATH) {
         const body = inspectorPage();
         res.writeHead(200, {
           'content-type': 'text/html; charset=utf-8',

@@ -68,9 +68,9 @@ async function exchange(
   return { status: res.status, json };
 }
 
-/** The mock's own endpoints: control API, stored media, QR images, the document itself. */
+/** The mock's own endpoints: control API, stored media, QR images, the document itself, the inspector page. */
 const isMockOwnPath = (path: string) =>
-  path.startsWith('/__mock') || path === '/openapi.json' || path === '/api/qr/image/{file}';
+  path.startsWith('/__mock') || path === '/openapi.json' || path === '/api/qr/image/{file}' || path === '/';
 
 const ok = (r: { json: Record<string, unknown> }) => expect(Number(r.json.error)).toBe(0);
 const failed = (r: { json: Record<string, unknown> }) => expect(Number(r.json.error)).not.toBe(0);

@@ -48,6 +48,13 @@ describe('the /__mock/ control API over HTTP', () => {
         operation,
       ).toBe(true);
       const [method, path] = operation.split(' ') as [string, string];
+      if (path === '/__mock/events') {
+        // The inspector's feed never ends: being served means a 200 event stream.
+        const feed = await fetch(`${server.url}${path}`, { headers: { authorization: `Bearer ${TOKEN}` } });
+        expect(feed.headers.get('content-type'), operation).toMatch(/^text\/event-stream/);
+        await feed.body?.cancel();
+        continue;
+      }
       // Served: an unknown path would be a 404 `No control endpoint`; a known one answers anything else.
       const res = await call(
         method,
