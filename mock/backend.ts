@@ -11,8 +11,8 @@ import { DEFAULT_RATE_LIMIT, RateLimiter, type RateLimitOptions } from './manage
 import { seedStore } from './management/seed.js';
 import { MockStore, type StoreSnapshot } from './management/store.js';
 import { type ProductionVariants, type ProductionVariantsOption, resolveVariants } from './management/variants.js';
-import { Gateway, type GatewayOptions } from './messaging/gateway.js';
 import { messagingGroup } from './messaging/messaging-routes.js';
+import { Gateway, type GatewayOptions } from './messaging-gateway.js';
 import { openApiGroup } from './openapi.js';
 import { cryptoRandom } from './shared/random-text.js';
 

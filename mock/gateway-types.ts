@@ -28,7 +28,7 @@ export type { ChatKind } from './messaging/chat-kind.js';
 export type { Device, DeviceInput, DeviceRegistry } from './messaging/device-registry.js';
 export type { MediaStore, StoredMedia } from './messaging/media-store.js';
 export type { IssuedMessagingKey, MessagingKeyInfo, MessagingKeyring } from './messaging/messaging-keyring.js';
-export type { OutboundMessages, SentMessage } from './messaging/outbound-messages.js';
+export type { SentMessage } from './messaging/sent-message.js';
 export type { DeviceStatusSimulator, SimulatedStatusChange } from './simulators/device-status-simulator.js';
 export type {
   InboundMessageSimulator,
@@ -36,5 +36,6 @@ export type {
   SimulatedInboundMessage,
   SimulatedMedia,
 } from './simulators/inbound-message-simulator.js';
+export type { OutboundMessages } from './simulators/outbound-messages.js';
 export type { PairingSession, PairingSimulator } from './simulators/pairing-simulator.js';
 export type { ReceiptSimulator, SimulatedDispatch, SimulatedReceipt } from './simulators/receipt-simulator.js';

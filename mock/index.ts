@@ -37,7 +37,7 @@ export {
   type ProductionVariants,
   type ProductionVariantsOption,
 } from './management/variants.js';
-export { Gateway, type GatewayOptions } from './messaging/gateway.js';
-export { SendRejection } from './messaging/outbound-messages.js';
+export { SendRejection } from './messaging/sent-message.js';
+export { Gateway, type GatewayOptions } from './messaging-gateway.js';
 export { ManualClock } from './shared/manual-clock.js';
 export type * as MockData from './store-types.js';

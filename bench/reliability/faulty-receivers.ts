@@ -7,7 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { startMockServer } from '../../mock/adapters/node-server.js';
 import type { CircuitTransition } from '../../mock/gateway/circuit-breaker.js';
-import { Gateway } from '../../mock/messaging/gateway.js';
+import { Gateway } from '../../mock/messaging-gateway.js';
 import { ManualClock } from '../../mock/shared/manual-clock.js';
 import { startNodeListener } from '../../test/mock/support/receiver.js';
 import { seeded } from '../../test/mock/support/seeded.js';

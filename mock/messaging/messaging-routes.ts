@@ -6,9 +6,9 @@ import { type Handlers, operationRoute } from '../http/operation-route.js';
 import { json } from '../http/responses.js';
 import type { RouteGroup } from '../http/router.js';
 import type { MockRequest, MockResponse } from '../http/types.js';
-import type { Gateway } from './gateway.js';
-import type { MessagingKeyInfo } from './messaging-keyring.js';
-import { SendRejection } from './outbound-messages.js';
+import type { DeviceRegistry } from './device-registry.js';
+import type { MessagingKeyInfo, MessagingKeyring } from './messaging-keyring.js';
+import { SendRejection, type SentMessage } from './sent-message.js';
 
 const UNAUTHORIZED: MockResponse = json(401, INVALID_API_KEY_BODY);
 
@@ -41,6 +41,19 @@ export const MOCK_MESSAGING_OPERATIONS = [...MESSAGING_OPERATIONS, listMessaging
 /** The id of an operation the mock's messaging API serves. */
 export type MessagingOperationId = (typeof MOCK_MESSAGING_OPERATIONS)[number]['id'];
 
+/**
+ * What the messaging API's routes use of the gateway: its keys, its devices and the send. Narrow, so messaging/ never
+ * imports the facade that wires the simulators (mock/messaging-gateway.ts).
+ */
+export interface MessagingHost {
+  /** Messaging API keys, to authenticate callers. */
+  readonly keys: Pick<MessagingKeyring, 'authenticate'>;
+  /** Devices per tenant, for the device list. */
+  readonly devices: Pick<DeviceRegistry, 'list'>;
+  /** Outbound messages: queues one, or throws a {@link SendRejection}. */
+  readonly messages: { send(tenant: string, body: unknown): SentMessage };
+}
+
 /** Whether a path belongs to the messaging API (`/api/v1/...`). */
 export function isMessagingPath(path: string): boolean {
   return path.startsWith('/api/v1/') || path === '/api/v1';
@@ -51,7 +64,7 @@ export function isMessagingPath(path: string): boolean {
  * missing, unknown or revoked key), `POST /api/v1/wa/messages/send` and `GET /api/v1/wa/devices`. Errors use the
  * spec's body shape `{ success: false, message, error }`. No rate limit (the spec does not give one).
  */
-export function messagingGroup(gateway: Gateway): RouteGroup<MessagingKeyInfo> {
+export function messagingGroup(gateway: MessagingHost): RouteGroup<MessagingKeyInfo> {
   const handlers: Handlers<MessagingOperationId, MessagingKeyInfo> = {
     'messages.send'({ req, context }) {
       const body = readJson(req);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { importCircles, importGraph } from './support/import-graph.js';
+import { folderGraph, importCircles, importGraph } from './support/import-graph.js';
 
 describe('the import structure of src/ and mock/', () => {
   const graph = importGraph(['src', 'mock']);
@@ -12,6 +12,12 @@ describe('the import structure of src/ and mock/', () => {
 
   it('holds no import circle, type-only imports included', () => {
     expect(importCircles(graph)).toEqual([]);
+  });
+
+  it('holds no circle between folders: where one folder imports another, nothing leads back', () => {
+    const folders = folderGraph(graph, ['src', 'mock']);
+    expect(folders.get('mock/simulators')).toContain('mock/messaging');
+    expect(importCircles(folders)).toEqual([]);
   });
 
   it('keeps the delivery engine (mock/gateway/) free of the messaging side, the simulators and the control API', () => {
@@ -41,6 +47,24 @@ describe('the import structure of src/ and mock/', () => {
     expect(
       onBackend.map(([file]) => file).filter((f) => /^mock\/(management|control|messaging|http)\//.test(f)),
     ).toEqual([]);
+  });
+});
+
+describe('folderGraph', () => {
+  it('joins the files of each folder and leaves the files of the roots out', () => {
+    const graph = new Map([
+      ['mock/a/x.ts', ['mock/b/y.ts', 'mock/a/z.ts']],
+      ['mock/b/y.ts', ['mock/a/z.ts', 'mock/backend.ts']],
+      ['mock/backend.ts', ['mock/a/x.ts']],
+    ]);
+    const folders = folderGraph(graph, ['mock']);
+    expect(folders).toEqual(
+      new Map([
+        ['mock/a', ['mock/b']],
+        ['mock/b', ['mock/a']],
+      ]),
+    );
+    expect(importCircles(folders)).toEqual([['mock/a', 'mock/b']]);
   });
 });
 

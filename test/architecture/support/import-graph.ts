@@ -67,3 +67,21 @@ export function importCircles(graph: Map<string, string[]>): string[][] {
   for (const file of graph.keys()) if (!index.has(file)) visit(file);
   return circles;
 }
+
+/**
+ * The graph of the folders below the roots (`mock/messaging` -> `mock/simulators` when a file of one imports a file of
+ * the other), for rules on how folders depend on each other. The roots' own files (entries, backend, CLI, OpenAPI
+ * builder) wire the folders together and are left out: they import every folder by design.
+ */
+export function folderGraph(graph: Map<string, string[]>, roots: readonly string[]): Map<string, string[]> {
+  const folderOf = (file: string) => file.slice(0, file.lastIndexOf('/'));
+  const folders = new Map<string, Set<string>>();
+  for (const [file, targets] of graph) {
+    const from = folderOf(file);
+    if (roots.includes(from)) continue;
+    const edges = folders.get(from) ?? new Set<string>();
+    folders.set(from, edges);
+    for (const target of targets.map(folderOf)) if (target !== from && !roots.includes(target)) edges.add(target);
+  }
+  return new Map([...folders].map(([folder, edges]) => [folder, [...edges]]));
+}

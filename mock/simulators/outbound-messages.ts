@@ -1,36 +1,14 @@
 import type { Timer } from '../../src/core/clock.js';
 import { SendMessage } from '../../src/schemas/messaging.js';
-import type { ReceiptSimulator, ReceiptStatus } from '../simulators/receipt-simulator.js';
-import { messageId, type SimulatorContext } from '../simulators/simulator-context.js';
-import type { Device } from './device-registry.js';
+import type { Device } from '../messaging/device-registry.js';
+import { SendRejection, type SentMessage } from '../messaging/sent-message.js';
+import type { ReceiptSimulator, ReceiptStatus } from './receipt-simulator.js';
+import { messageId, type SimulatorContext } from './simulator-context.js';
 
 /** When each event of a sent message happens, in ms after the send (sent, delivered, read, played). */
 export const RECEIPT_TIMELINE_MS = { sent: 1_000, delivered: 2_000, read: 3_000, played: 4_000 } as const;
 
 const AUDIO_EXTENSIONS = /\.(mp3|ogg|oga|opus|m4a|aac|wav|amr)$/i;
-
-/** A refused send: HTTP status, machine code and a message naming the field and the fix. */
-export class SendRejection extends Error {
-  override readonly name = 'SendRejection';
-  readonly status: number;
-  readonly code: string;
-  readonly field: string | undefined;
-
-  constructor(status: number, code: string, message: string, field?: string) {
-    super(message);
-    this.status = status;
-    this.code = code;
-    this.field = field;
-  }
-}
-
-/** The answer of an accepted send (the spec does not show it; see SendMessageResult). */
-export interface SentMessage {
-  message_id: string;
-  device_id: string;
-  phone: string;
-  status: 'queued';
-}
 
 /**
  * Outbound messages of the messaging API: a send to an ONLINE device (or `device_id: "auto"`, the tenant's first
