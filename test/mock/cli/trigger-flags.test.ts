@@ -1,7 +1,8 @@
 // `linkgate trigger`'s command line, run in-process: every mistake is refused with exit code 2 before anything is
 // sent (the receiver URL below has nothing listening, so a delivery sent by mistake would fail with exit code 1).
 import { describe, expect, it } from 'vitest';
-import { runTrigger, TRIGGER_HELP } from '../../../mock/cli/trigger-command.js';
+import { runTrigger } from '../../../mock/cli/trigger-command.js';
+import { TRIGGER_HELP } from '../../../mock/cli/trigger-options.js';
 
 const SECRET = 'whsec_live_0123456789abcdef0123456789abcdef';
 const NOWHERE = 'http://127.0.0.1:9/webhooks';
