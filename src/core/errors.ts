@@ -63,7 +63,7 @@ export class APIError extends LinkgateError {
    * The rate-limit figures this answer stated (`X-RateLimit-*`), or null when it stated none; for a RateLimitError the
    * client raised without sending, its budget as it stood.
    */
-  declare readonly rateLimit: RateLimitInfo | null;
+  declare rateLimit: RateLimitInfo | null;
   /** The attempts the call made, this answer's included (0 when refused before sending). Set by the client. */
   declare attempts: number;
 

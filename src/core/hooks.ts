@@ -107,30 +107,19 @@ export class HookFailure {
   constructor(readonly thrown: unknown) {}
 }
 
-/** Calls one hook; what it throws comes out as a {@link HookFailure}. */
-export async function callHook<S, R>(hook: (state: S) => R, state: S): Promise<Awaited<R>> {
-  try {
-    return await hook(state);
-  } catch (thrown) {
-    throw new HookFailure(thrown);
-  }
-}
-
 /**
  * The hooks that have functions, copied (adding to the caller's arrays later changes nothing), or undefined when none
- * do, so the request path checks one field. Throws a LinkgateError naming the list that is not an array of functions.
+ * do, so the request path checks one field. Throws a LinkgateError naming a list that is not an array of functions.
  */
 export function activeHooks(hooks: Hooks | undefined, client: string): Hooks | undefined {
   let active: Hooks | undefined;
   for (const name of ['beforeRequest', 'afterResponse', 'beforeRetry', 'beforeError'] as const) {
     const list: unknown = hooks?.[name];
     if (list === undefined) continue;
-    if (!Array.isArray(list) || list.some((hook) => typeof hook !== 'function')) {
-      throw new LinkgateError(
-        `${client}: hooks.${name} must be an array of functions (got ${Array.isArray(list) ? 'an array holding something else' : typeof list}); pass e.g. { ${name}: [fn] }.`,
-      );
+    if (!Array.isArray(list) || !list.every((hook) => typeof hook === 'function')) {
+      throw new LinkgateError(`${client}: hooks.${name} must be an array of functions, e.g. [(state) => {}].`);
     }
-    if (list.length > 0) active = { ...active, [name]: [...list] };
+    if (list.length) active = { ...active, [name]: [...list] };
   }
   return active;
 }

@@ -13,8 +13,6 @@ export const ATTEMPT_CHANNEL = 'linkgate:attempt';
  * `asyncEnd` and `error` events, filled in as the call goes. It never holds the API key, headers or filled-in path.
  */
 export interface RequestTrace {
-  /** The client class: `Linkgate` or `MessagingClient`. */
-  client: string;
   /** The call, as the SDK names it: `domains.update`. */
   operation: string;
   /** HTTP method. */
@@ -29,7 +27,7 @@ export interface RequestTrace {
   status?: number;
   /** The ms the call was held for rate limits: waiting for budget, and for rate-limit answers' resets. */
   rateLimitWait: number;
-  /** Set by the channel when the call resolves: what it resolves with, `{ data, response }`. */
+  /** Set by the channel when the call resolves: undefined, as answers may hold keys (users' records) and traces never do. */
   result?: unknown;
   /** Set by the channel when the call fails: the error it rejects with. */
   error?: unknown;
@@ -88,13 +86,11 @@ export function tracingChannels(): Traces | null {
 /** The trace of a call about to start, or undefined when nobody listens on either channel (then nothing is built). */
 export function startTrace(
   traces: Traces | null,
-  client: string,
   baseUrl: string,
   spec: { operation: string; method: string; path: string; route?: string | undefined },
 ): RequestTrace | undefined {
   if (!traces || !(traces.request.hasSubscribers || traces.attempt.hasSubscribers)) return undefined;
   return {
-    client,
     operation: spec.operation,
     method: spec.method,
     route: spec.route ?? spec.path,
