@@ -66,11 +66,12 @@ try {
     };
     const step: StepHook = async (name) => {
       if (name === 'circuit-open') await shoot('circuit-open');
-      if (name === 'dead-letter') await shoot('dead-letter', 'main');
+      if (name === 'dead-letter') await shoot('dead-letter');
       if (name === 'pairing') await shoot('pairing', 'section[aria-labelledby="h-devices"]');
     };
     await runInspectorScenario(page, { url, token: TOKEN, receiver, device: 'dev_phone' }, step);
     await page.setViewportSize({ width: 400, height: 800 });
+    await page.evaluate(() => window.scrollTo(0, 0));
     await shoot('narrow');
   } finally {
     await browser.close();
