@@ -27,7 +27,8 @@ export const sizeBudgets: readonly SizeBudget[] = [
   },
   // 21.5 -> 22.6 (2026-11-24): the same request-path hardening, shared by both clients (+1.2 KB).
   { name: 'linkgate: MessagingClient, messages.send', source: appEntry('messaging'), budgetKb: 22.6 },
-  { name: 'linkgate/webhooks: createWebhookHandler, every event', source: appEntry('webhook-receiver'), budgetKb: 42 },
+  // 42 -> 43 (2026-11-24): dedupe in two steps (claim, done mark, in_progress), dedupeKey (#13): 41.9 -> 42.7 KB.
+  { name: 'linkgate/webhooks: createWebhookHandler, every event', source: appEntry('webhook-receiver'), budgetKb: 43 },
 ];
 
 /**

@@ -54,7 +54,7 @@ export function checkDedupeKey(option: unknown): DedupeKeyOption {
     return option as DedupeKeyOption;
   }
   throw new TypeError(
-    `options.dedupeKey must be 'deliveryId' (the default), 'event' (the event's own identity, for gateways that send each attempt with a new delivery id) or a function (event, deliveryId) => string; got ${typeof option === 'string' ? JSON.stringify(option) : typeof option}.`,
+    `options.dedupeKey must be 'deliveryId', 'event' or a function (event, deliveryId) => key; got ${typeof option === 'string' ? JSON.stringify(option) : typeof option}.`,
   );
 }
 

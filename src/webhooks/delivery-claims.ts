@@ -46,7 +46,7 @@ export class DeliveryClaims {
     const found = await this.#store.claim!(key, this.#claimTtlMs);
     if (!CLAIMS.includes(found)) {
       throw new TypeError(
-        `The dedupe store's claim() returned ${JSON.stringify(found) ?? String(found)}; it must return 'claimed', 'in_progress' or 'done' (see DedupeStore.claim).`,
+        `The dedupe store's claim() returned ${JSON.stringify(found) ?? String(found)}; it must return 'claimed', 'in_progress' or 'done'.`,
       );
     }
     return found;

@@ -212,7 +212,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookReq
 
 const IN_PROGRESS = new WebhookVerificationError(
   'in_progress',
-  'Another copy of this delivery is being handled right now; answering 503 so the gateway tries again later, when it is acknowledged if that copy succeeded and handled if it failed.',
+  'Another copy of this delivery is being handled; answering 503 so the gateway retries it later.',
 );
 
 function internalError(): Response {
@@ -230,14 +230,9 @@ function deliveryClaims(
   ackTimeoutMs: number | false,
 ): DeliveryClaims | undefined {
   const ttl = claimTtlMs ?? DEFAULT_DEDUPE_CLAIM_TTL_MS;
-  if (!(typeof ttl === 'number' && ttl > 0 && Number.isFinite(ttl))) {
+  if (!(typeof ttl === 'number' && Number.isFinite(ttl) && ttl > (ackTimeoutMs || 0))) {
     throw new TypeError(
-      `options.dedupeClaimTtlMs must be a positive number of milliseconds; got ${String(claimTtlMs)}.`,
-    );
-  }
-  if (ackTimeoutMs !== false && ttl <= ackTimeoutMs) {
-    throw new TypeError(
-      `options.dedupeClaimTtlMs (${ttl}) must be longer than ackTimeoutMs (${ackTimeoutMs}): a claim that expires while the handler runs lets a copy of the delivery be handled at the same time.`,
+      `options.dedupeClaimTtlMs must be a number of ms above ackTimeoutMs (a claim expiring mid-handler lets a copy run too); got ${String(claimTtlMs)}.`,
     );
   }
   const dedupe = verifier.dedupe;

@@ -458,9 +458,7 @@ function checkBody(c: CompiledVerifier, headers: DeliveryHeaders, text: string):
 function duplicateError(c: CompiledVerifier, deliveryId: string | undefined): WebhookVerificationError {
   return new WebhookVerificationError(
     'duplicate',
-    c.dedupeKey === 'deliveryId'
-      ? `This delivery (${c.names.prefix}Delivery-ID) was already received; acknowledge it with HTTP 200 and do not handle it again.`
-      : 'This event was already received (same dedupe key); acknowledge it with HTTP 200 and do not handle it again.',
+    'This delivery was already received; acknowledge it with HTTP 200 and do not handle it again.',
     deliveryId === undefined ? {} : { deliveryId },
   );
 }

@@ -145,7 +145,7 @@ describe('dedupeKey as a function', () => {
   it('is refused at set-up when it is neither a known name nor a function', () => {
     expect(() => createWebhookHandler({ secret: TENANT_SECRET, dedupe: true, dedupeKey: 'id' as never })).toThrow(
       new TypeError(
-        `options.dedupeKey must be 'deliveryId' (the default), 'event' (the event's own identity, for gateways that send each attempt with a new delivery id) or a function (event, deliveryId) => string; got "id".`,
+        `options.dedupeKey must be 'deliveryId', 'event' or a function (event, deliveryId) => key; got "id".`,
       ),
     );
   });
