@@ -30,7 +30,7 @@ export type { AccountResource } from './resources/account.js';
 export type { DomainsResource } from './resources/domains.js';
 export type { OverlaysResource } from './resources/overlays.js';
 export type { PixelsResource } from './resources/pixels.js';
-export type { PlansResource } from './resources/plans.js';
+export type { PlanSubscriptionBody, PlansResource } from './resources/plans.js';
 export type { QrCreated, QrResource, QrWithStats } from './resources/qr.js';
 export type { ActionResult, Created } from './resources/shared.js';
 export type { SplashResource } from './resources/splash.js';

@@ -2,8 +2,20 @@ import type { RequestOptions } from '../core/api-client.js';
 import type { APIPromise } from '../core/api-promise.js';
 import { APIResource } from '../core/resource.js';
 import { listPlans, subscribeUserToPlan } from '../schemas/operations.js';
-import type { Plan, PlanSubscription } from '../schemas/plan.js';
+import type { Plan } from '../schemas/plan.js';
 import { type ActionResult, callOf } from './shared.js';
+
+/**
+ * The body of {@link PlansResource.subscribe}, written out rather than inferred from the `PlanSubscription` schema: the
+ * declaration bundler cannot name a type of a chunk shared with linkgate/schemas. test/sdk/types.test-d.ts keeps the
+ * two the same.
+ */
+export interface PlanSubscriptionBody {
+  /** The billing period. */
+  type: 'monthly' | 'yearly' | 'lifetime';
+  /** When the subscription ends, `YYYY-MM-DD HH:MM:SS`. @default derived by the service from `type` */
+  expiration?: string | undefined;
+}
 
 /** Subscription plans (admin only): `client.plans`. */
 export class PlansResource extends APIResource {
@@ -20,7 +32,7 @@ export class PlansResource extends APIResource {
   subscribe(
     planId: number,
     userId: number,
-    body: PlanSubscription,
+    body: PlanSubscriptionBody,
     options?: RequestOptions,
   ): APIPromise<ActionResult> {
     return this._client.request(() =>

@@ -5,6 +5,7 @@ import type {
   APIPromise,
   Domain,
   Linkgate,
+  LinkgateTypes,
   Overlay,
   Page,
   PagePromise,
@@ -18,6 +19,8 @@ import type {
 } from 'linkgate';
 import type { MessageReceivedEvent } from 'linkgate/webhooks';
 import { describe, expectTypeOf, it } from 'vitest';
+import type * as z from 'zod/mini';
+import type { PlanSubscription } from '../../src/schemas/plan.js';
 
 // The function is never called; only its types matter.
 function compileTimeChecks(client: Linkgate) {
@@ -103,5 +106,11 @@ describe('types', () => {
       email: string;
       username: string;
     }>();
+  });
+});
+
+describe('request bodies written out for the declaration bundler', () => {
+  it('keeps plans.subscribe’s body the same as the PlanSubscription schema’s output', () => {
+    expectTypeOf<LinkgateTypes.PlanSubscriptionBody>().toEqualTypeOf<z.output<typeof PlanSubscription>>();
   });
 });
