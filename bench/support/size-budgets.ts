@@ -22,11 +22,14 @@ export const sizeBudgets: readonly SizeBudget[] = [
     name: 'linkgate: Linkgate, every resource called',
     source: appEntry('every-resource'),
     // 24.5 -> 26 (2026-11-24): bounded body reads, same-origin-only redirects, unadvertised limits, clock check (+1.2 KB).
+    // Kept at 26 (2026-11-24, #12): 25.9 KB after the re-cut, over the 25.4 KB before it (docs/benchmarks.md).
     budgetKb: 26,
     targetKb: 20,
   },
   // 21.5 -> 22.6 (2026-11-24): the same request-path hardening, shared by both clients (+1.2 KB).
-  { name: 'linkgate: MessagingClient, messages.send', source: appEntry('messaging'), budgetKb: 22.6 },
+  // 22.6 -> 21.5 (2026-11-24, #12): measured 22.6 -> 21.2 KB once the messaging schemas stopped importing
+  // primitives.ts, the document-only schemas were marked pure and paging left the client class.
+  { name: 'linkgate: MessagingClient, messages.send', source: appEntry('messaging'), budgetKb: 21.5 },
   // 42 -> 43 (2026-11-24): dedupe in two steps (claim, done mark, in_progress), dedupeKey (#13): 41.9 -> 42.7 KB.
   { name: 'linkgate/webhooks: createWebhookHandler, every event', source: appEntry('webhook-receiver'), budgetKb: 43 },
 ];
