@@ -202,7 +202,7 @@ export class Verifier implements WebhookVerifier {
       }
     }
     return this.verifyDelivery(input).then((delivery) => {
-      if (delivery.duplicate) throw duplicateError(this.#c, delivery.deliveryId);
+      if (delivery.duplicate) throw duplicateError(delivery.deliveryId);
       return delivery.event;
     });
   }
@@ -220,7 +220,7 @@ export class Verifier implements WebhookVerifier {
           'verifyWebhookSync needs a synchronous dedupe store; with an async store use verifyWebhook.',
         );
       }
-      if (seen) throw duplicateError(c, headers.deliveryId);
+      if (seen) throw duplicateError(headers.deliveryId);
       const added = c.dedupe.add(key, c.dedupeTtlMs);
       if (added !== undefined) {
         throw new TypeError(
@@ -455,7 +455,7 @@ function checkBody(c: CompiledVerifier, headers: DeliveryHeaders, text: string):
   return event;
 }
 
-function duplicateError(c: CompiledVerifier, deliveryId: string | undefined): WebhookVerificationError {
+function duplicateError(deliveryId: string | undefined): WebhookVerificationError {
   return new WebhookVerificationError(
     'duplicate',
     'This delivery was already received; acknowledge it with HTTP 200 and do not handle it again.',
