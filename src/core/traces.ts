@@ -71,16 +71,23 @@ let channels: Traces | null | undefined;
 
 /** The channels, or null where the runtime has no `diagnostics_channel` to hand out without an import (browsers). */
 export function tracingChannels(): Traces | null {
-  if (channels === undefined) {
-    const runtime = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
-    const dc = runtime?.getBuiltinModule?.('node:diagnostics_channel') as
-      | { tracingChannel?: <C extends object>(name: string) => TracingChannel<C> }
-      | undefined;
-    channels = dc?.tracingChannel
-      ? { request: dc.tracingChannel(REQUEST_CHANNEL), attempt: dc.tracingChannel(ATTEMPT_CHANNEL) }
-      : null;
-  }
+  if (channels === undefined) channels = channelsOf((globalThis as { process?: Runtime }).process);
   return channels;
+}
+
+/** What linkgate asks of a runtime's `process`, when there is one. */
+interface Runtime {
+  getBuiltinModule?: (id: string) => unknown;
+}
+
+/** The channels `runtime` hands out, or null when it hands out none (no `process`, Node < 22.3). */
+export function channelsOf(runtime: Runtime | undefined): Traces | null {
+  const dc = runtime?.getBuiltinModule?.('node:diagnostics_channel') as
+    | { tracingChannel?: <C extends object>(name: string) => TracingChannel<C> }
+    | undefined;
+  return dc?.tracingChannel
+    ? { request: dc.tracingChannel(REQUEST_CHANNEL), attempt: dc.tracingChannel(ATTEMPT_CHANNEL) }
+    : null;
 }
 
 /** The trace of a call about to start, or undefined when nobody listens on either channel (then nothing is built). */
