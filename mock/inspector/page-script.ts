@@ -319,7 +319,12 @@ export function inspectorScript(): void {
   const advance = (ms: number) => control('POST', '/__mock/clock/advance', { ms: Math.max(0, Math.ceil(ms)) });
   const actions: Record<string, (el: HTMLElement) => void> = {
     advance: (el) => void advance(Number(el.dataset.ms)),
-    'advance-next': () => state.clock?.nextDueAt != null && void advance(state.clock.nextDueAt - state.clock.now),
+    'advance-next': () => {
+      const c = state.clock;
+      if (c?.nextDueAt == null)
+        $('action-result').textContent = 'Nothing is due: no delivery waits for a retry or a probe.';
+      else void advance(c.nextDueAt - c.now);
+    },
     replay: (el) => void control('POST', `/__mock/dead-letters/${encodeURIComponent(el.dataset.id!)}/replay`),
     'replay-all': (el) => void control('POST', '/__mock/dead-letters/replay', { tenant: el.dataset.tenant }),
     purge: (el) => void control('DELETE', `/__mock/dead-letters?tenant=${encodeURIComponent(el.dataset.tenant!)}`),

@@ -99,7 +99,9 @@ async function scenario(page: Page, stack: InspectorStack, step: StepHook): Prom
   const countdowns = [(await countdown.textContent()) ?? ''];
   await page.waitForTimeout(1_000);
   countdowns.push((await countdown.textContent()) ?? '');
-  await click('Advance 1 s');
+  // From the keyboard: the buttons are real buttons with labels.
+  await page.getByRole('button', { name: 'Advance 1 s', exact: true }).focus();
+  await page.keyboard.press('Enter');
   await page.locator('#action-result', { hasText: '/__mock/clock/advance → 200' }).waitFor(WAIT);
   await page.waitForFunction(
     (before) => {

@@ -118,6 +118,40 @@ describe('GET /__mock/events, the inspector feed', () => {
     }
   });
 
+  it('shows a sent message and its receipts as they advance: sent, delivered, read', async () => {
+    const key = `gw_live_${'a1'.repeat(12)}`;
+    server = await startMockServer({
+      clock: new ManualClock(),
+      gateway: { controlToken: TOKEN, messagingKey: key, devices: [{ id: 'dev_out' }] },
+    });
+    const feed = await openFeed(server.url, TOKEN);
+    try {
+      await feed.next('snapshot');
+      const sent = await fetch(`${server.url}/api/v1/wa/messages/send`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ device_id: 'dev_out', phone: '15557654321', message: 'hello there' }),
+      }).then((r) => r.json());
+      const t0 = server.backend.clock.now();
+      await control('/__mock/clock/advance', { ms: 3_000 });
+      const shown = await feed.next('messages', (m) => m[0]?.statuses.length === 3);
+      expect(shown.data[0]).toMatchObject({
+        messageId: sent.data.message_id,
+        deviceId: 'dev_out',
+        direction: 'out',
+        peer: '15557654321',
+        text: 'hello there',
+      });
+      expect(shown.data[0].statuses).toEqual([
+        { status: 'sent', at: t0 + 1_000 },
+        { status: 'delivered', at: t0 + 2_000 },
+        { status: 'read', at: t0 + 3_000 },
+      ]);
+    } finally {
+      feed.close();
+    }
+  });
+
   it('shows each pairing frame with its image and the time it expires', async () => {
     await start();
     const device = (await control('/__mock/devices', { status: 'OFFLINE' })).json;
