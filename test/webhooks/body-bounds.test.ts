@@ -1,7 +1,5 @@
-import { once } from 'node:events';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   createTestDelivery,
   createWebhookHandler,
@@ -13,26 +11,14 @@ import type { NodeRequestLike } from '../../src/webhooks/node-request.js';
 import { DEFAULT_BODY_TIMEOUT_MS } from '../../src/webhooks/raw-body.js';
 import { clockAtNow, messageReceived, NOW_S, TENANT_SECRET } from './support/fixtures.js';
 import { trickle } from './support/hostile-client.js';
+import { loopbackServers } from './support/loopback-server.js';
 
-const servers: http.Server[] = [];
-afterEach(async () => {
-  await Promise.all(
-    servers.splice(0).map((s) => {
-      const closed = new Promise((r) => s.close(r));
-      s.closeAllConnections();
-      return closed;
-    }),
-  );
-});
+const listen = loopbackServers();
 
-/** Serves `handler` through toNodeHandler on 127.0.0.1; counts the body bytes each request's socket delivered. */
+/** Serves `handler` through toNodeHandler on 127.0.0.1; resolves with its `/webhooks` URL. */
 async function serve(handler: Parameters<typeof toNodeHandler>[0], options: Parameters<typeof toNodeHandler>[1] = {}) {
   const adapter = toNodeHandler(handler, options);
-  const server = http.createServer((req, res) => void adapter(req as unknown as NodeRequestLike, res));
-  servers.push(server);
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`;
+  return `${await listen((req, res) => void adapter(req as unknown as NodeRequestLike, res))}/webhooks`;
 }
 
 /** A handler that records whether it was given a body to read and how much of it it read. */

@@ -1,7 +1,5 @@
-import { once } from 'node:events';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   createTestDelivery,
   createWebhookHandler,
@@ -10,27 +8,10 @@ import {
 } from '../../src/webhooks/index.js';
 import type { NodeRequestLike } from '../../src/webhooks/node-request.js';
 import { messageReceived, TENANT_SECRET } from './support/fixtures.js';
+import { loopbackServers } from './support/loopback-server.js';
 
-const servers: http.Server[] = [];
-afterEach(async () => {
-  await Promise.all(
-    servers.splice(0).map((s) => {
-      const closed = new Promise((r) => s.close(r));
-      // Keep-alive sockets from fetch would otherwise hold close() open until they time out.
-      s.closeAllConnections();
-      return closed;
-    }),
-  );
-});
-
-/** Starts a real node:http server on 127.0.0.1, port 0, running `listener`; returns its base URL. */
-async function serve(listener: http.RequestListener): Promise<string> {
-  const server = http.createServer(listener);
-  servers.push(server);
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
+/** Starts a real node:http server on 127.0.0.1 running a listener; resolves with its base URL. */
+const serve = loopbackServers();
 
 const asListener =
   (handler: NodeWebhookHandler): http.RequestListener =>
