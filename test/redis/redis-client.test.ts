@@ -93,6 +93,34 @@ describeWithRedis('the Redis adapter', () => {
       expect(await connected.command(['SCRIPT', 'EXISTS', await script.sha()])).toEqual([1]);
     });
 
+    it('fails commands at once while the client reconnects, and never runs them later on the Redis that came back', async () => {
+      const conn = redis();
+      const settles = (key: string) =>
+        conn.set(key, 'probe', 1000).then(
+          () => 'ok',
+          (error: Error) => error.message,
+        );
+      const until = async (done: (outcome: string) => boolean) => {
+        for (let i = 0; i < 200 && !done(await settles(unique())); i++) await new Promise((r) => setTimeout(r, 25));
+      };
+      const key = unique();
+      await server.stop('SIGKILL');
+      try {
+        // The client notices the closed socket and starts reconnecting.
+        await until((outcome) => outcome.includes('reconnecting'));
+        const started = performance.now();
+        await expect(conn.setNxPx(key, 'late', 60_000)).rejects.toThrow(
+          /Redis failed: the client lost its connection and is reconnecting/,
+        );
+        expect(performance.now() - started).toBeLessThan(100);
+      } finally {
+        await server.restart();
+      }
+      await until((outcome) => outcome === 'ok');
+      expect(await conn.setNxPx(unique(), 'back', 1000)).toBe(true);
+      expect(await connected.command(['EXISTS', key])).toBe(0);
+    }, 15_000);
+
     it('fails a command after timeoutMs when Redis does not answer (paused)', async () => {
       const other = await connectClient(library, server.url);
       try {

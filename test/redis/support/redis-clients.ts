@@ -3,6 +3,7 @@
 import { Redis } from 'ioredis';
 import type { RedisClientLike } from 'linkgate/redis';
 import { createClient } from 'redis';
+import { waitAfterRestart } from './redis-server.js';
 
 /** The libraries every Redis store test runs on. */
 export const CLIENT_LIBRARIES = ['node-redis', 'ioredis'] as const;
@@ -24,11 +25,14 @@ export async function connectClient(library: ClientLibrary, url: string): Promis
     const client = createClient({ url });
     client.on('error', () => {});
     await client.connect();
+    // The offline queue holds the PING until the client has reconnected.
+    const forget = waitAfterRestart(url, () => client.sendCommand(['PING']));
     return {
       library,
       client,
       command: (args) => client.sendCommand(args),
       close: async () => {
+        forget();
         client.destroy();
       },
     };
@@ -39,11 +43,13 @@ export async function connectClient(library: ClientLibrary, url: string): Promis
     client.once('ready', () => resolve());
     client.once('end', () => reject(new Error(`ioredis could not connect to ${url}`)));
   });
+  const forget = waitAfterRestart(url, () => client.ping());
   return {
     library,
     client,
     command: ([name, ...args]) => client.call(name as string, ...args),
     close: async () => {
+      forget();
       client.disconnect();
     },
   };

@@ -22,11 +22,24 @@ export interface RedisServer {
   pid(): number | null;
   /** Stops the server (SIGTERM, or SIGKILL for a crash) and waits until it has exited. */
   stop(signal?: 'SIGTERM' | 'SIGKILL'): Promise<void>;
-  /** Starts it again on the same port, empty (no persistence), and waits until it answers PING. */
+  /**
+   * Starts it again on the same port, empty (no persistence), and waits until it answers PING and the clients of
+   * `connectClient` have reconnected (a store refuses to queue commands on a client that is reconnecting).
+   */
   restart(): Promise<void>;
 }
 
 const running = new Set<ChildProcess>();
+/** What must happen after a restart before it counts as done (clients reconnecting), per port. */
+const afterRestart = new Map<number, Set<() => Promise<unknown>>>();
+
+/** Runs `wait` after each restart of the server at `url` before `restart()` resolves; returns how to stop. */
+export function waitAfterRestart(url: string, wait: () => Promise<unknown>): () => void {
+  const port = Number(new URL(url).port);
+  const waits = afterRestart.get(port) ?? new Set();
+  afterRestart.set(port, waits.add(wait));
+  return () => waits.delete(wait);
+}
 // A test that crashes before its afterAll must not leave a server behind.
 process.once('exit', () => {
   for (const child of running) child.kill('SIGKILL');
@@ -56,6 +69,7 @@ export async function startRedisServer(): Promise<RedisServer> {
     async restart() {
       if (child) await kill(child, 'SIGTERM');
       child = await launch(port);
+      await Promise.all([...(afterRestart.get(port) ?? [])].map((wait) => wait()));
     },
   };
 }
