@@ -3,10 +3,17 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createConnection, createServer } from 'node:net';
+import { delimiter, join } from 'node:path';
 import { describe } from 'vitest';
 
-/** The server binary: `REDIS_SERVER`, else Debian's (`apt-get install redis-server`, as `.ci/run` does). */
-export const REDIS_SERVER_BINARY = process.env.REDIS_SERVER ?? '/usr/bin/redis-server';
+/** The server binary: `REDIS_SERVER`, else the first `redis-server` on PATH (`apt-get install redis-server`, as `.ci/run` does). */
+export const REDIS_SERVER_BINARY =
+  process.env.REDIS_SERVER ??
+  (process.env.PATH ?? '')
+    .split(delimiter)
+    .map((dir) => join(dir, 'redis-server'))
+    .find((file) => existsSync(file)) ??
+  '/usr/bin/redis-server';
 
 /** Null when redis-server can run here; otherwise why the tests that need it are skipped. */
 export const redisMissing: string | null = existsSync(REDIS_SERVER_BINARY)
