@@ -43,7 +43,8 @@ export function sseEvent(name: string, data: unknown): string {
  * and `dead-letter` events and each changed section of the snapshot (`clock`, `data`, `rate`, `webhooks`,
  * `deliveries`, `deadLetters`, `devices`, `messages`) whole. Bounded per reader: a reader whose buffer is full is
  * sent nothing until it drains, then one fresh snapshot, so a slow reader costs one buffer, never a growing queue.
- * Listens to the gateway only while someone reads. Runtime-neutral (timers only); the SSE framing is node-free too.
+ * Follows attempts, circuits and dead letters only while someone reads; keeps a bounded log of published events
+ * (pairing frames, messages) from the start. Runtime-neutral (timers only); the SSE framing is node-free too.
  */
 export class InspectorFeed {
   readonly #backend: BackendCore;
@@ -52,6 +53,7 @@ export class InspectorFeed {
   readonly #tickMs: number;
   readonly #readers = new Set<Reader>();
   #unsubscribe: Unsubscribe[] = [];
+  readonly #stopLog: Unsubscribe;
   #last: InspectorSnapshot | undefined;
   #flushTimer: ReturnType<typeof setTimeout> | undefined;
   #tickTimer: ReturnType<typeof setInterval> | undefined;
@@ -61,6 +63,11 @@ export class InspectorFeed {
     this.#log = new PublishedLog(() => backend.clock.now());
     this.#coalesceMs = options.coalesceMs ?? 100;
     this.#tickMs = options.tickMs ?? 5_000;
+    // The log is kept from the start (bounded: a frame per device, 50 messages), so a page opened mid-pairing
+    // shows the current frame and the messages sent before it opened.
+    this.#stopLog = backend.gateway.on('published', (e) => {
+      if (this.#log.record(e)) this.touch();
+    });
   }
 
   /** Readers connected now. */
@@ -68,7 +75,7 @@ export class InspectorFeed {
     return this.#readers.size;
   }
 
-  /** Whether the feed listens to the gateway (only while someone reads). */
+  /** Whether the feed follows the gateway's attempts, circuits and dead letters (only while someone reads). */
   get listening(): boolean {
     return this.#unsubscribe.length > 0;
   }
@@ -105,10 +112,11 @@ export class InspectorFeed {
     }, this.#coalesceMs);
   }
 
-  /** Disconnects every reader (the server is closing). */
+  /** Disconnects every reader and stops keeping the log (the server is closing). */
   close(): void {
     this.#readers.clear();
     this.#quiet();
+    this.#stopLog();
   }
 
   #listen(): void {
@@ -120,9 +128,6 @@ export class InspectorFeed {
       gateway.on('delivered', () => this.touch()),
       gateway.on('evicted', () => this.touch()),
       gateway.on('dropped', () => this.touch()),
-      gateway.on('published', (e) => {
-        if (this.#log.record(e)) this.touch();
-      }),
     ];
     this.#tickTimer = setInterval(() => this.#flush(true), this.#tickMs);
     (this.#tickTimer as { unref?: () => void }).unref?.();

@@ -162,12 +162,16 @@ async function scenario(page: Page, stack: InspectorStack, step: StepHook): Prom
   await step('pairing');
   await click('Advance 30 s');
   await frame(2);
-  const received = (await (await fetch(`${stack.receiver}/__received`)).json()) as {
-    path: string;
-    body: { event: string; data: { attempt: number; qr_code: string } };
-  }[];
-  const receivedFrames = received
-    .filter((r) => r.body.event === 'device.qr')
-    .map((r) => ({ attempt: r.body.data.attempt, qr_code: r.body.data.qr_code }));
+  // The page shows a frame when the gateway sends it; its delivery to the receiver may land a moment later.
+  let receivedFrames: InspectorRunResult['receivedFrames'] = [];
+  for (const deadline = Date.now() + WAIT.timeout; receivedFrames.length < frames.length && Date.now() < deadline; ) {
+    const received = (await (await fetch(`${stack.receiver}/__received`)).json()) as {
+      body: { event: string; data: { attempt: number; qr_code: string } };
+    }[];
+    receivedFrames = received
+      .filter((r) => r.body.event === 'device.qr')
+      .map((r) => ({ attempt: r.body.data.attempt, qr_code: r.body.data.qr_code }));
+    if (receivedFrames.length < frames.length) await page.waitForTimeout(100);
+  }
   return { addressAfterOpen, attempts, openCircuit, countdowns, deadLetter, replayed, frames, receivedFrames };
 }

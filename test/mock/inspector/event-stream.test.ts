@@ -170,6 +170,25 @@ describe('GET /__mock/events, the inspector feed', () => {
     }
   });
 
+  it('shows a page opened later the current pairing frame and the messages before it', async () => {
+    await start();
+    const device = (await control('/__mock/devices', { status: 'OFFLINE' })).json;
+    const inbound = (await control('/__mock/devices', {})).json;
+    await control('/__mock/simulate/message', { device_id: inbound.id, sender: '15551230000', text: 'earlier' });
+    const started = (await control('/__mock/simulate/pairing', { device_id: device.id })).json;
+    // The frame's image is drawn asynchronously; drain waits for it.
+    await control('/__mock/drain', {});
+    const feed = await openFeed(server.url, TOKEN);
+    try {
+      const { data } = await feed.next('snapshot');
+      const shown = data.devices.devices.find((d: { id: string }) => d.id === device.id);
+      expect(shown.pairing.frame).toMatchObject({ attempt: 1, qrCode: started.qrCode });
+      expect(data.messages[0]).toMatchObject({ direction: 'in', peer: '15551230000', text: 'earlier' });
+    } finally {
+      feed.close();
+    }
+  });
+
   it('ends open feeds when the server closes, so close() does not wait for readers', async () => {
     await start();
     const feed = await openFeed(server.url, TOKEN);
