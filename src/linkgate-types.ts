@@ -7,6 +7,7 @@
  */
 export type { ClientOptions, Fetch, RequestOptions } from './core/api-client.js';
 export type { WithResponse } from './core/api-promise.js';
+export type { LogLevel } from './core/client-options.js';
 export type { APIErrorInit, Issue } from './core/errors.js';
 export type {
   AfterResponseHook,
@@ -20,9 +21,8 @@ export type {
   HookContext,
   Hooks,
 } from './core/hooks.js';
-export type { LogLevel } from './core/logger.js';
 export type { PageFetcher, ToArrayOptions } from './core/pagination.js';
-export type { MaybePromise } from './core/rate-limit-store.js';
+export type { MaybePromise } from './core/rate-limit-info.js';
 export type { RateLimitInfo } from './core/rate-limiter.js';
 export type { AttemptTrace, RequestTrace } from './core/traces.js';
 export type { MessagesResource } from './messaging/messages-resource.js';

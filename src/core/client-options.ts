@@ -4,12 +4,18 @@ import type * as z from 'zod/mini';
 import type { Clock } from './clock.js';
 import type { AnswerClassifier } from './error-mapping.js';
 import type { Hooks } from './hooks.js';
-import type { Logger, LogLevel } from './logger.js';
+import type { Logger } from './logger.js';
 import type { RateLimitStore } from './rate-limit-store.js';
 import type { RateLimitEvent } from './rate-limiter.js';
 
 /** A `fetch`-compatible function. */
 export type Fetch = (input: Request | URL | string, init?: RequestInit) => Promise<Response>;
+
+/**
+ * How much to log; each level includes the ones before it. Declared with the options, apart from the Logger that
+ * linkgate/redis shares, so the declaration bundler keeps it in the linkgate entry's own declarations.
+ */
+export type LogLevel = 'off' | 'error' | 'warn' | 'info' | 'debug';
 
 /** Options every client accepts. */
 export interface ClientOptions {

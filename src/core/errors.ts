@@ -1,4 +1,4 @@
-import type { RateLimitInfo } from './rate-limit-store.js';
+import type { RateLimitInfo } from './rate-limit-info.js';
 
 /** One problem found by a schema: where (`path`) and what rule was broken (`message`). */
 export interface Issue {

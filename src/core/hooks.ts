@@ -1,7 +1,7 @@
 // The `hooks` option: ky's hook names and shapes (beforeRequest, afterResponse, beforeRetry, beforeError), each told
 // linkgate's view of the call. The request path in api-client.ts decides when each runs; this file says what they get.
 import { LinkgateError } from './errors.js';
-import type { MaybePromise } from './rate-limit-store.js';
+import type { MaybePromise } from './rate-limit-info.js';
 import type { RateLimitInfo } from './rate-limiter.js';
 
 /** What every hook is told about the call it runs for. */

@@ -10,9 +10,6 @@ export interface Logger {
   error(message: string, ...rest: unknown[]): void;
 }
 
-/** How much to log; each level includes the ones before it. */
-export type LogLevel = 'off' | 'error' | 'warn' | 'info' | 'debug';
-
 const LEVELS = ['error', 'warn', 'info', 'debug'] as const;
 
 /** The enabled levels of a {@link levelledLogger}; a disabled level is missing, so `log.debug?.(...)` builds no line. */
@@ -24,7 +21,8 @@ export type LevelledLogger = Partial<Record<(typeof LEVELS)[number], (message: s
  */
 export function levelledLogger(
   logger: Logger | undefined,
-  level: LogLevel,
+  // ClientOptions' LogLevel, spelled here so the Logger's file (shared with linkgate/redis) imports nothing.
+  level: 'off' | (typeof LEVELS)[number],
   redact: (line: string) => string,
 ): LevelledLogger {
   const out: LevelledLogger = {};

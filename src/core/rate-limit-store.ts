@@ -1,6 +1,3 @@
-/** A value, or a promise of it: the in-memory store answers synchronously, a Redis store asynchronously. */
-export type MaybePromise<T> = T | Promise<T>;
-
 /**
  * The records a {@link RateLimitStore} reads and writes (types only), for store authors: `RateLimitStore.State`,
  * `RateLimitStore.Observation`, `RateLimitStore.AssumedWindow` and `RateLimitStore.TakeResult`.
@@ -54,16 +51,6 @@ export type AssumedWindow = RateLimitStore.AssumedWindow;
 /** {@link RateLimitStore.TakeResult}, by its name inside linkgate. */
 export type TakeResult = RateLimitStore.TakeResult;
 
-/** What the client knows about its request budget, as handed to users. */
-export interface RateLimitInfo {
-  /** Requests allowed per window. */
-  limit: number;
-  /** Requests left in the current window. */
-  remaining: number;
-  /** When the window ends. */
-  resetAt: Date;
-}
-
 /** The documented budget (30 requests per 60 s), assumed until an answer states the real one. */
 export const DEFAULT_ASSUMED_WINDOW: Readonly<AssumedWindow> = { limit: 30, windowMs: 60_000 };
 
@@ -100,7 +87,7 @@ export interface RateLimitStore {
     now: number,
     inFlight: number,
     assumed: RateLimitStore.AssumedWindow,
-  ): MaybePromise<RateLimitStore.TakeResult>;
+  ): RateLimitStore.TakeResult | Promise<RateLimitStore.TakeResult>;
   /**
    * Merges what an answer said into the state. An answer from a newer window replaces the state; one from the
    * current window can only lower `remaining`; one from an ended window refunds the request to a provisional window.
@@ -108,12 +95,12 @@ export interface RateLimitStore {
    * window has left (moved by the difference between the stated and the assumed limit): other processes sharing the
    * store took from it too, and their requests may not have reached the server yet.
    */
-  observe(key: string, seen: RateLimitStore.Observation, inFlight: number, now: number): MaybePromise<void>;
+  observe(key: string, seen: RateLimitStore.Observation, inFlight: number, now: number): void | Promise<void>;
   /**
    * The API answered "rate limited": the budget is spent until `resetAt`, which replaces a provisional (guessed)
    * window's end, so a short `Retry-After` is not stretched to the assumed window.
    */
-  block(key: string, resetAt: number): MaybePromise<void>;
+  block(key: string, resetAt: number): void | Promise<void>;
 }
 
 /** Stores only one limiter uses (its default one): nobody else takes from them, so their owner's answers are exact. */

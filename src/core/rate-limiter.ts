@@ -1,9 +1,9 @@
 import { awaitedTimeout, type Clock, sleep, type Timer } from './clock.js';
 import { APIUserAbortError, RateLimitError } from './errors.js';
+import type { RateLimitInfo } from './rate-limit-info.js';
 import {
   type AssumedWindow,
   DEFAULT_ASSUMED_WINDOW,
-  type RateLimitInfo,
   type RateLimitObservation,
   type RateLimitState,
   type RateLimitStore,
@@ -11,8 +11,8 @@ import {
   unsharedMemoryStore,
 } from './rate-limit-store.js';
 
-// RateLimitInfo sits in the store's file, a leaf, so the error classes can carry it without an import circle.
-export type { RateLimitInfo } from './rate-limit-store.js';
+// RateLimitInfo sits in a leaf, so the error classes can carry it without an import circle.
+export type { RateLimitInfo } from './rate-limit-info.js';
 
 /** Passed to `onRateLimit` whenever a request is held back or the API answered "rate limited". */
 export interface RateLimitEvent extends RateLimitInfo {
