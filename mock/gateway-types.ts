@@ -38,4 +38,9 @@ export type {
 } from './simulators/inbound-message-simulator.js';
 export type { OutboundMessages } from './simulators/outbound-messages.js';
 export type { PairingSession, PairingSimulator } from './simulators/pairing-simulator.js';
-export type { ReceiptSimulator, SimulatedDispatch, SimulatedReceipt } from './simulators/receipt-simulator.js';
+export type {
+  ReceiptSimulator,
+  ReceiptStatus,
+  SimulatedDispatch,
+  SimulatedReceipt,
+} from './simulators/receipt-simulator.js';
