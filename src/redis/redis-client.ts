@@ -4,25 +4,33 @@
  * entry never imports either library: the stores use the client you pass, and anything else is refused with a
  * TypeError naming what to install.
  */
-export type RedisClientLike = NodeRedisShape | IoRedisShape;
+export type RedisClientLike =
+  | {
+      /** node-redis: `EVALSHA` with keys and arguments. */
+      evalSha(sha: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
+      /** node-redis: `EVAL` with keys and arguments. */
+      eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
+      /** node-redis: `SET` with `NX` and `PX`. */
+      set(
+        key: string,
+        value: string,
+        options: { condition?: 'NX'; expiration: { type: 'PX'; value: number } },
+      ): Promise<unknown>;
+    }
+  | {
+      /** ioredis: `EVALSHA sha numkeys key... arg...`. */
+      evalsha(sha: string, numKeys: number, ...keysAndArgs: (string | number)[]): Promise<unknown>;
+      /** ioredis: `EVAL script numkeys key... arg...`. */
+      eval(script: string, numKeys: number, ...keysAndArgs: (string | number)[]): Promise<unknown>;
+      /** ioredis: `SET key value PX ms NX`. */
+      set(key: string, value: string, px: 'PX', ms: number, nx: 'NX'): Promise<unknown>;
+    };
 
 /** node-redis v6: camelCase commands taking option objects. */
-interface NodeRedisShape {
-  evalSha(sha: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
-  eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
-  set(
-    key: string,
-    value: string,
-    options: { condition?: 'NX'; expiration: { type: 'PX'; value: number } },
-  ): Promise<unknown>;
-}
+type NodeRedisShape = Extract<RedisClientLike, { evalSha: unknown }>;
 
 /** ioredis v6: lower-case commands taking Redis's own argument lists. */
-interface IoRedisShape {
-  evalsha(sha: string, numKeys: number, ...keysAndArgs: (string | number)[]): Promise<unknown>;
-  eval(script: string, numKeys: number, ...keysAndArgs: (string | number)[]): Promise<unknown>;
-  set(key: string, value: string, px: 'PX', ms: number, nx: 'NX'): Promise<unknown>;
-}
+type IoRedisShape = Extract<RedisClientLike, { evalsha: unknown }>;
 
 /** A Lua script and its SHA-1, which Redis caches scripts by. */
 export interface RedisScript {
@@ -183,7 +191,7 @@ function refuse(client: unknown, owner: string): never {
   const got =
     client === null ? 'null' : typeof client === 'object' ? `an object without evalSha/evalsha` : typeof client;
   throw new TypeError(
-    `${owner}: client must be a connected Redis client of node-redis v6 (createClient() from 'redis', after await client.connect()) or ioredis v6 (new Redis() from 'ioredis'); got ${got}. Install one (npm install redis, or npm install ioredis) and pass the client itself.`,
+    `${owner}: client must be a connected Redis client of node-redis v6 (createClient() of the redis package, after await client.connect()) or ioredis v6 (new Redis() of the ioredis package); got ${got}. Install one (npm install redis, or npm install ioredis) and pass the client itself.`,
   );
 }
 

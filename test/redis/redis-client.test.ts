@@ -15,7 +15,7 @@ describe('a client that is neither library', () => {
   ])('is refused with a TypeError naming both libraries and how to install them, given %s', (_, client) => {
     expect(() => new RedisRateLimitStore({ client: client as never })).toThrow(TypeError);
     expect(() => new RedisRateLimitStore({ client: client as never })).toThrow(
-      /RedisRateLimitStore: client must be a connected Redis client of node-redis v6 \(createClient\(\) from 'redis'.*ioredis v6.*npm install redis, or npm install ioredis/,
+      /RedisRateLimitStore: client must be a connected Redis client of node-redis v6 \(createClient\(\) of the redis package.*ioredis v6.*npm install redis, or npm install ioredis/,
     );
   });
 
