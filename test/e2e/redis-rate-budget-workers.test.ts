@@ -141,6 +141,7 @@ describeWithRedis('eight worker processes sharing one API key through Redis', ()
     );
     const runs = await runWorkers(cli, redis, inMemory);
     const total = runs.reduce((sum, run) => sum + answers(run), 0);
+    console.log(`in-memory budgets: ${total} rate-limit answers, ${loggedCalls(cli).length} requests for 240 calls`);
     expect(total, runs.map(describeRun).join('\n')).toBeGreaterThan(0);
     // Every refused call was sent again: the mock saw more requests than calls.
     expect(loggedCalls(cli).length).toBeGreaterThan(WORKERS * CALLS_PER_WORKER);
@@ -177,5 +178,7 @@ describeWithRedis('eight worker processes sharing one API key through Redis', ()
       if (run.endedAt > restartedAt + 4_000) expect(run.stdout, describeRun(run)).toContain(back);
     expect(runs.some((run) => run.stdout.includes(back))).toBe(true);
     expect(loggedCalls(cli).length).toBeGreaterThanOrEqual(WORKERS * CALLS_PER_WORKER);
+    const total = runs.reduce((sum, run) => sum + answers(run), 0);
+    console.log(`Redis killed for 6 s: ${total} rate-limit answers, ${loggedCalls(cli).length} requests for 240 calls`);
   }, 180_000);
 });
