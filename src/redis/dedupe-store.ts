@@ -8,6 +8,15 @@ const DONE = 'done';
 /** Claim tokens this store remembers for its own releases; past it the oldest is forgotten (its claim just expires). */
 const MAX_OWN_CLAIMS = 10_000;
 
+/** How often claims that failed are tried to be deleted, in ms. */
+const ORPHAN_SWEEP_MS = 250;
+
+/**
+ * How long an orphaned claim is still watched for once Redis answers, in ms: the client's queue (and a script's
+ * NOSCRIPT fallback) may run it a moment after the first delete found nothing.
+ */
+const ORPHAN_WATCH_MS = 5_000;
+
 /** KEYS: the key. ARGV: the claim value, the claim TTL in ms. Returns what it found: claimed, in_progress or done. */
 const CLAIM = redisScript(`
 local found = redis.call('GET', KEYS[1])
@@ -52,6 +61,12 @@ export class RedisDedupeStore implements DedupeStore {
   readonly #logger: Pick<NonNullable<RedisStoreOptions['logger']>, 'warn' | 'info'>;
   /** The claims this store made and has not settled: key to claim value. */
   readonly #ownClaims = new Map<string, string>();
+  /**
+   * Claims that failed but may still run from the client's queue once Redis is back: claim value (one per claim, as
+   * several failed claims may share a key) to key and, once a delete reached Redis and found nothing, when that was.
+   */
+  readonly #orphans = new Map<string, { key: string; reachedAt?: number }>();
+  #sweeping = false;
   #down = false;
 
   /** Takes your connected client; throws a TypeError naming what to pass when `client` is neither library's. */
@@ -90,9 +105,11 @@ export class RedisDedupeStore implements DedupeStore {
     try {
       found = String(await this.#call(() => this.#redis.eval(CLAIM, [key], [value, Math.ceil(claimTtlMs)])));
     } catch (error) {
-      // A timed-out claim may still sit in the client's offline queue and run once Redis is back; this delete queues
-      // behind it, so the gateway's retry is not held off as "in progress" by a claim nobody works on.
-      this.#redis.compareAndDelete(key, value).catch(() => {});
+      // A failed claim may still sit in the client's queue and run once Redis is back; it is deleted behind it, so
+      // the gateway's retry is not held off as "in progress" by a claim nobody works on.
+      this.#orphans.set(value, { key });
+      if (this.#orphans.size > MAX_OWN_CLAIMS) this.#orphans.delete(this.#orphans.keys().next().value as string);
+      void this.#sweep();
       throw error;
     }
     if (found === 'claimed') this.#remember(key, value);
@@ -116,6 +133,28 @@ export class RedisDedupeStore implements DedupeStore {
     this.#ownClaims.delete(key);
     if (own !== undefined) await this.#call(() => this.#redis.compareAndDelete(key, own));
     else await this.#call(() => this.#redis.eval(DELETE, [key], []));
+  }
+
+  /** Deletes the orphaned claims, trying again every ORPHAN_SWEEP_MS while Redis is away. */
+  async #sweep(): Promise<void> {
+    if (this.#sweeping) return;
+    this.#sweeping = true;
+    try {
+      while (this.#orphans.size > 0) {
+        for (const [value, orphan] of this.#orphans) {
+          try {
+            const deleted = await this.#redis.compareAndDelete(orphan.key, value);
+            orphan.reachedAt ??= Date.now();
+            if (deleted || Date.now() - orphan.reachedAt > ORPHAN_WATCH_MS) this.#orphans.delete(value);
+          } catch {
+            break;
+          }
+        }
+        if (this.#orphans.size > 0) await pause(ORPHAN_SWEEP_MS);
+      }
+    } finally {
+      this.#sweeping = false;
+    }
   }
 
   #keyOf(id: string): string {
@@ -147,6 +186,14 @@ export class RedisDedupeStore implements DedupeStore {
       throw new Error(`${message}; the delivery is answered 500 so the gateway retries it later.`, { cause: error });
     }
   }
+}
+
+/** Waits `ms` without keeping a Node process alive for it. */
+function pause(ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms) as { unref?: () => void };
+    timer.unref?.();
+  });
 }
 
 /** 128 random bits as hex, from Web Crypto (no `node:crypto` in this entry). */
