@@ -87,7 +87,8 @@ export class RedisRateLimitStore implements RateLimitStore {
   observe(key: string, seen: RateLimitObservation, inFlight: number, now: number): void {
     this.#lastNow = Math.max(this.#lastNow, now);
     this.#fallback.observe(key, seen, inFlight, now);
-    void this.#run(OBSERVE, key, [seen.limit, seen.remaining, seen.resetAt, inFlight, now, KEY_MARGIN_MS]);
+    // Nothing waits for it, so nothing may escape it (a logger that throws would end the process).
+    this.#run(OBSERVE, key, [seen.limit, seen.remaining, seen.resetAt, inFlight, now, KEY_MARGIN_MS]).catch(() => {});
   }
 
   /** Spends the shared budget until `resetAt` after a rate-limit answer (see {@link RateLimitStore.block}). */

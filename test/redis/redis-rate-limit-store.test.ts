@@ -3,7 +3,7 @@
 import { Linkgate } from 'linkgate';
 import { type MockServer, startMockServer } from 'linkgate/mock';
 import { RedisRateLimitStore } from 'linkgate/redis';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CLIENT_LIBRARIES, type ConnectedClient, connectClient } from './support/redis-clients.js';
 import { describeWithRedis, type RedisServer, startRedisServer } from './support/redis-server.js';
 
@@ -18,6 +18,32 @@ function recordingLogger() {
     info: (line: string) => lines.push(`info: ${line}`),
   };
 }
+
+describe('RedisRateLimitStore with a logger that throws', () => {
+  it('does not let it end the process when an answer cannot reach Redis', async () => {
+    // A peer that refuses every command, as a Redis that went away does.
+    const refused = async () => {
+      throw new Error('connect ECONNREFUSED');
+    };
+    const client = { evalSha: refused, eval: refused, set: refused };
+    const logger = {
+      info: () => {},
+      warn: () => {
+        throw new Error('the logger broke');
+      },
+    };
+    const store = new RedisRateLimitStore({ client, logger });
+    const unhandled = vi.fn();
+    process.on('unhandledRejection', unhandled);
+    try {
+      store.observe('linkgate:0a1b2c3d', { limit: 30, remaining: 3, resetAt: Date.now() + 1000 }, 0, Date.now());
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    } finally {
+      process.off('unhandledRejection', unhandled);
+    }
+    expect(unhandled).not.toHaveBeenCalled();
+  });
+});
 
 describeWithRedis('RedisRateLimitStore', () => {
   let redis: RedisServer;
