@@ -4,6 +4,8 @@ import { Linkgate } from 'linkgate';
 import { type MockServer, startMockServer } from 'linkgate/mock';
 import { RedisRateLimitStore } from 'linkgate/redis';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { systemClock } from '../../src/core/clock.js';
+import { RateLimiter } from '../../src/core/rate-limiter.js';
 import { CLIENT_LIBRARIES, type ConnectedClient, connectClient } from './support/redis-clients.js';
 import { describeWithRedis, type RedisServer, startRedisServer } from './support/redis-server.js';
 
@@ -94,6 +96,38 @@ describeWithRedis('RedisRateLimitStore', () => {
       expect(ttl).toBeGreaterThan(resetAt - Date.now() + 3_500_000);
       expect(ttl).toBeLessThanOrEqual(resetAt - Date.now() + 3_600_000 + 1000);
     });
+
+    it('frees a request held in a shared guessed window at the real, earlier reset another process learned, not the guessed end', async () => {
+      const other = await connectClient(library, redis.url);
+      try {
+        const key = `linkgate:${library === 'ioredis' ? 'held0001' : 'held0002'}`;
+        const assumed = { limit: 2, windowMs: 60_000 };
+        const a = new RateLimiter({
+          clock: systemClock,
+          key,
+          store: new RedisRateLimitStore({ client: connected.client }),
+          assumed,
+        });
+        const b = new RateLimiter({
+          clock: systemClock,
+          key,
+          store: new RedisRateLimitStore({ client: other.client }),
+          assumed,
+        });
+        await a.acquire();
+        await a.acquire();
+        const started = performance.now();
+        const held = b.acquire()?.then(() => performance.now() - started);
+        // A's answers state a 1.5 s window, spent: B waits for its end, not for the guessed window's 60 s.
+        a.release();
+        a.observe({ limit: 2, remaining: 0, resetAt: Date.now() + 1_500 });
+        const waited = await held;
+        expect(waited).toBeGreaterThanOrEqual(1_400);
+        expect(waited).toBeLessThan(5_000);
+      } finally {
+        await other.close();
+      }
+    }, 15_000);
 
     it('puts its keys under the prefix given', async () => {
       await connected.command(['FLUSHALL']);
