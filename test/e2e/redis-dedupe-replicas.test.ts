@@ -51,6 +51,19 @@ function replicaProgram(dedupeKey: 'deliveryId' | 'event', extraOptions = ''): s
   return APP + adapt(onLoopback, "dedupeKey: 'deliveryId',", `dedupeKey: '${dedupeKey}',${extraOptions}`);
 }
 
+/** The replica program on ioredis instead of node-redis, as the guide's note after the snippet says. */
+function onIoredis(program: string): string {
+  return adapt(
+    program,
+    `const redis = await createClient({ url: process.env.REDIS_URL })
+  .on('error', (error) => console.error(\`redis: \${error.message}\`))
+  .connect();`,
+    `import { Redis } from 'ioredis';
+const redis = new Redis(process.env.REDIS_URL!);
+redis.on('error', (error) => console.error(\`redis: \${error.message}\`));`,
+  );
+}
+
 interface Saved {
   replica: string;
   text: string;
@@ -88,9 +101,11 @@ describeWithRedis('webhook receiver replicas sharing one RedisDedupeStore', () =
       '--allow-http-receivers',
       ...(options.cliArgs ?? []),
     ]);
-    const file = writeProgram(replicaProgram(options.dedupeKey, options.extraOptions));
+    const program = replicaProgram(options.dedupeKey, options.extraOptions);
+    // Replica 2 runs on ioredis, as the guide says either library works: all three share one Redis.
+    const files = [writeProgram(program), writeProgram(onIoredis(program)), writeProgram(program)];
     const replicas: NodeProcess[] = [1, 2, 3].map((n) =>
-      spawnNode([file], {
+      spawnNode([files[n - 1]!], {
         env: { WEBHOOK_SECRET: SECRET, REDIS_URL: redis.url, PORT: '0', REPLICA: String(n), MARKS: marks },
       }),
     );
