@@ -1,5 +1,8 @@
 // Per-call cost of `client.account.get()` against raw `fetch` + `JSON.parse` on the same loopback server, in one run.
 // Target: the SDK (ky transport, limiter, error mapping, schema parse) costs at most 1.3x the raw call.
+// Also (#15): the same call with a no-op hook of each kind and a subscriber on both tracing channels, against the
+// client without them, so what hooks and traces cost when on is printed beside the ratio of the path without them.
+import { tracingChannel } from 'node:diagnostics_channel';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import ky from 'ky';
@@ -45,6 +48,24 @@ async function raw(): Promise<unknown> {
   return JSON.parse(await res.text());
 }
 const sdk = () => client.account.get();
+const noop = () => {};
+const hooked = new Linkgate({
+  apiKey,
+  baseUrl,
+  hooks: { beforeRequest: [noop], afterResponse: [noop], beforeRetry: [noop], beforeError: [noop] },
+});
+const subscriber = { start: noop, end: noop, asyncStart: noop, asyncEnd: noop, error: noop };
+const channels = [tracingChannel('linkgate:request'), tracingChannel('linkgate:attempt')];
+/** A call with hooks and with both channels subscribed; the subscriptions last only as long as its timing. */
+const withHooksAndTraces = () => hooked.account.get();
+async function timeTraced(): Promise<number> {
+  for (const channel of channels) channel.subscribe(subscriber);
+  try {
+    return await time(withHooksAndTraces);
+  } finally {
+    for (const channel of channels) channel.unsubscribe(subscriber);
+  }
+}
 // For reference: the transport alone (ky without retries or timeout), the part of the cost the design fixes.
 const bareKy = ky.create({ baseUrl, retry: 0, timeout: false, headers: { Authorization: `Bearer ${apiKey}` } });
 const kyOnly = () => bareKy.get('/api/account').json();
@@ -55,13 +76,15 @@ async function time(fn: () => Promise<unknown>): Promise<number> {
   return ((performance.now() - start) * 1000) / CALLS;
 }
 
-// Warm both paths (JIT, keep-alive sockets).
+// Warm every path (JIT, keep-alive sockets).
 await time(raw);
 await time(sdk);
 await time(kyOnly);
+await timeTraced();
 const rawRuns: number[] = [];
 const sdkRuns: number[] = [];
 const kyRuns: number[] = [];
+const tracedRuns: number[] = [];
 for (let r = 0; r < ROUNDS; r++) {
   // Alternate the order so drift (GC, CPU frequency) hits both alike.
   if (r % 2) {
@@ -72,6 +95,7 @@ for (let r = 0; r < ROUNDS; r++) {
     sdkRuns.push(await time(sdk));
   }
   kyRuns.push(await time(kyOnly));
+  tracedRuns.push(await timeTraced());
 }
 server.close();
 
@@ -86,5 +110,8 @@ console.log(
 );
 console.log(
   `linkgate client.account.get() : ${ours.toFixed(1)} µs/call (${(ours / median(kyRuns)).toFixed(2)}x bare ky)`,
+);
+console.log(
+  `hooks+traces on                : ${median(tracedRuns).toFixed(1)} µs/call (${(median(tracedRuns) / ours).toFixed(2)}x the client without hooks or subscribers)`,
 );
 console.log(`ratio: ${ratio.toFixed(2)}x (target <= ${TARGET}x) ${ratio <= TARGET ? 'PASS' : 'MISS'}`);

@@ -14,11 +14,13 @@ import {
   RateLimitError,
   ResponseValidationError,
 } from './errors.js';
+import { activeHooks, type HookContext, HookFailure, type Hooks } from './hooks.js';
 import { type LevelledLogger, levelledLogger, redactHeaders } from './logger.js';
 import type { RateLimitObservation } from './rate-limit-store.js';
 import { RateLimiter, type RateLimitInfo, readRateLimitHeaders } from './rate-limiter.js';
 import { DEFAULT_MAX_RESPONSE_BYTES, discard, readBoundedText } from './response-body.js';
 import { assertServerSide, readEnv } from './runtime.js';
+import { type RequestTrace, startTrace, type Traces, traceAttempt, tracingChannels } from './traces.js';
 import { withoutTrailingSlashes } from './trailing-slashes.js';
 import { describe, toIssues } from './validation.js';
 
@@ -41,12 +43,22 @@ interface PreparedCall<S extends z.core.$ZodType, T> {
   timeout: number;
   maxRetries: number;
   signal: AbortSignal | undefined;
+  /** Attempts sent so far. */
+  attempt: number;
+  /** The call's trace, when anyone listens on the tracing channels. */
+  trace: RequestTrace | undefined;
+  /** While traced: ms held for rate limits since the last attempt was sent. */
+  held: number;
 }
 
-/** How one attempt ended: with an answer, or with a failure before any (connection, timeout, redirect, size). */
-type Attempt =
+/**
+ * How one attempt ended: with an answer, or with a failure before any (connection, timeout, redirect, size); and the
+ * failure it was judged to be (null for a success).
+ */
+type Attempt = (
   | { answer: Answer; response: Response; error?: undefined }
-  | { answer?: undefined; response?: undefined; error: Error };
+  | { answer?: undefined; response?: undefined; error: Error }
+) & { failure: Error | null };
 
 /** How far an answer's X-RateLimit-Reset may be from the client's clock before the clocks are taken to differ. */
 const CLOCK_AGREEMENT_MS = 3_600_000;
@@ -56,6 +68,10 @@ const MAX_REDIRECTS = 20;
 
 /** The statuses fetch would follow. */
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+
+/** Rate-limit figures as users get them. */
+const rateLimitInfo = (seen: RateLimitObservation | null): RateLimitInfo | null =>
+  seen && { limit: seen.limit, remaining: seen.remaining, resetAt: new Date(seen.resetAt) };
 
 /** FNV-1a: a short fingerprint so stores never see the key itself. */
 function fingerprint(text: string): string {
@@ -96,6 +112,10 @@ export class APIClient {
   /** The rate-limit policy and budget; with `rateLimit: false` only its policy for rate-limit answers applies. */
   readonly #limiter: RateLimiter;
   #lastRateLimit: RateLimitObservation | null = null;
+  /** The hooks that have functions; undefined when none do. */
+  readonly #hooks: Hooks | undefined;
+  /** The tracing channels; null where the runtime has none. */
+  readonly #traces: Traces | null;
   /** Set when an answer's X-RateLimit-Reset shows the server's clock is not this client's: waits cannot work then. */
   #clockMismatch: string | null = null;
 
@@ -133,6 +153,8 @@ export class APIClient {
       ...options.headers,
     };
     this.#fetch = options.fetch ?? globalThis.fetch;
+    this.#hooks = activeHooks(options.hooks, profile.name);
+    this.#traces = tracingChannels();
     // Our own timeout (on the injected clock), retries, redirect rule and error mapping replace ky's. Made once: its
     // defaults merge into each call's options as the same options given per call would (no cost measurable here).
     this.#ky = ky.create({
@@ -164,8 +186,7 @@ export class APIClient {
 
   /** The rate-limit figures of the last answer that carried them, or null before any. */
   get rateLimit(): RateLimitInfo | null {
-    const seen = this.#lastRateLimit;
-    return seen && { limit: seen.limit, remaining: seen.remaining, resetAt: new Date(seen.resetAt) };
+    return rateLimitInfo(this.#lastRateLimit);
   }
 
   /**
@@ -176,7 +197,7 @@ export class APIClient {
   request<S extends z.core.$ZodType, T>(build: () => RequestSpec<S, T>): APIPromise<T> {
     let result: Promise<WithResponse<T>>;
     try {
-      result = this.#execute(build());
+      result = this.#run(build());
     } catch (error) {
       // An argument check quotes what it got, which could be the key passed by mistake (e.g. as an id).
       if (error instanceof LinkgateError) error.message = this.#scrub(error.message);
@@ -195,40 +216,125 @@ export class APIClient {
     return this.#apiKey.length >= 4 && text.includes(this.#apiKey) ? text.split(this.#apiKey).join('***') : text;
   }
 
+  /** What a hook threw or returned, with the key scrubbed from its message and stack (or from it, if a string). */
+  #scrubbed(thrown: unknown): unknown {
+    if (typeof thrown === 'string') return this.#scrub(thrown);
+    if (thrown instanceof Error) {
+      try {
+        thrown.message = this.#scrub(thrown.message);
+        if (typeof thrown.stack === 'string') thrown.stack = this.#scrub(thrown.stack);
+      } catch {
+        // A read-only message (a frozen error) stays as it is.
+      }
+    }
+    return thrown;
+  }
+
+  /**
+   * Runs one hook with this client's context for `call`'s `attempt` and `extra`; what it throws comes out as a
+   * HookFailure holding it scrubbed, which fails the call as it is.
+   */
+  async #hook<S, R>(
+    hook: (state: S) => R,
+    call: PreparedCall<z.core.$ZodType, unknown>,
+    attempt: number,
+    extra: object,
+  ): Promise<Awaited<R>> {
+    const { request: spec } = call;
+    const context: HookContext = {
+      operation: spec.operation,
+      method: spec.method,
+      route: spec.route ?? spec.path,
+      attempt,
+      retryCount: attempt - 1,
+      rateLimit: this.rateLimit,
+    };
+    try {
+      return await hook({ ...context, ...extra } as S);
+    } catch (thrown) {
+      throw new HookFailure(this.#scrubbed(thrown));
+    }
+  }
+
+  /**
+   * Runs a call, on the request tracing channel when anyone listens there. The trace gets no `result`: answers may
+   * hold keys (users' records), and traces hold none.
+   */
+  #run<S extends z.core.$ZodType, T>(spec: RequestSpec<S, T>): Promise<WithResponse<T>> {
+    const trace = startTrace(this.#traces, this.baseUrl, spec);
+    if (!trace) return this.#execute(spec, undefined);
+    let result: WithResponse<T>;
+    return (this.#traces as Traces).request
+      .tracePromise(async () => {
+        result = await this.#execute(spec, trace);
+      }, trace)
+      .then(() => result);
+  }
+
   /**
    * One call from its first attempt to its result, in the steps each attempt takes: {@link #sendOnce} →
    * {@link #classify} → {@link #shouldRetry} → {@link #retryDelay} → {@link #waitToRetry}, until an answer is a
    * success (parsed by {@link #parse}) or a failure that is not retried.
    */
-  async #execute<S extends z.core.$ZodType, T>(spec: RequestSpec<S, T>): Promise<WithResponse<T>> {
-    const call = this.#prepare(spec);
+  async #execute<S extends z.core.$ZodType, T>(
+    spec: RequestSpec<S, T>,
+    trace: RequestTrace | undefined,
+  ): Promise<WithResponse<T>> {
+    const call = this.#prepare(spec, trace);
     let retries = 0;
     let rateLimitAnswers = 0;
     // After a rate-limit answer the wait was announced already; holding the retry for the same reset is not news.
     let announced = false;
-    for (;;) {
-      const attempt = await this.#sendOnce(call, !announced);
-      const failure = this.#classify(attempt);
-      // Only an answer can be a success: #classify returns a send's own failure as it stands.
-      if (!failure) {
-        return { data: this.#parse(spec, attempt.answer as Answer), response: attempt.response as Response };
+    try {
+      for (;;) {
+        const attempt = await this.#sendOnce(call, !announced);
+        const { failure } = attempt;
+        // Only an answer can be a success: a send's own failure (no answer) is its failure as it stands.
+        if (!failure) {
+          return { data: this.#parse(spec, attempt.answer as Answer), response: attempt.response as Response };
+        }
+        // Rate-limit answers are counted apart from retries: the 1st, 2nd, ... of either kind.
+        const rateLimited = failure instanceof RateLimitError;
+        const nth = rateLimited ? rateLimitAnswers + 1 : retries + 1;
+        if (!this.#shouldRetry(call, failure, nth)) {
+          if (attempt.error) this.#log.error?.(`${call.name} failed: ${failure.message}`);
+          throw failure;
+        }
+        if (rateLimited) rateLimitAnswers = nth;
+        else retries = nth;
+        const delay = this.#retryDelay(failure, nth);
+        for (const hook of this.#hooks?.beforeRetry ?? []) {
+          await this.#hook(hook, call, call.attempt + 1, { error: failure, delay });
+        }
+        await this.#waitToRetry(call, failure, delay, nth);
+        announced = rateLimited;
       }
-      // Rate-limit answers are counted apart from retries: the 1st, 2nd, ... of either kind.
-      const rateLimited = failure instanceof RateLimitError;
-      const nth = rateLimited ? rateLimitAnswers + 1 : retries + 1;
-      if (!this.#shouldRetry(call, failure, nth)) {
-        if (attempt.error) this.#log.error?.(`${call.name} failed: ${failure.message}`);
-        throw failure;
-      }
-      if (rateLimited) rateLimitAnswers = nth;
-      else retries = nth;
-      await this.#waitToRetry(call, failure, this.#retryDelay(failure, nth), nth);
-      announced = rateLimited;
+    } catch (error) {
+      throw await this.#failed(call, error);
     }
   }
 
+  /**
+   * What a call fails with: a hook's throw as it is (scrubbed already); any other error with the attempts counted,
+   * then as the `beforeError` hooks leave it.
+   */
+  async #failed(call: PreparedCall<z.core.$ZodType, unknown>, error: unknown): Promise<unknown> {
+    if (error instanceof HookFailure) return error.thrown;
+    if (error instanceof APIError || error instanceof APIConnectionError) error.attempts = call.attempt;
+    let failure = error;
+    for (const hook of this.#hooks?.beforeError ?? []) {
+      try {
+        const value = await this.#hook(hook, call, Math.max(1, call.attempt), { error: failure });
+        if (value instanceof Error) failure = this.#scrubbed(value);
+      } catch (thrown) {
+        return (thrown as HookFailure).thrown;
+      }
+    }
+    return failure;
+  }
+
   /** The parts of a call that stay the same across its attempts. */
-  #prepare<S extends z.core.$ZodType, T>(spec: RequestSpec<S, T>): PreparedCall<S, T> {
+  #prepare<S extends z.core.$ZodType, T>(spec: RequestSpec<S, T>, trace: RequestTrace | undefined): PreparedCall<S, T> {
     const options = spec.options ?? {};
     return {
       request: spec,
@@ -238,19 +344,42 @@ export class APIClient {
       timeout: options.timeout ?? this.timeout,
       maxRetries: options.maxRetries ?? this.maxRetries,
       signal: options.signal,
+      attempt: 0,
+      trace,
+      held: 0,
     };
   }
 
   /**
-   * Step 1, send once: waits for rate-limit budget, sends, reads the answer (bounded) and feeds its rate-limit
-   * headers back to the limiter. A failure before any answer is returned, not thrown, so the same steps judge it.
+   * Step 1, send once: waits for rate-limit budget, then makes one attempt ({@link #attempt}), on the attempt tracing
+   * channel when the call is traced.
    */
   async #sendOnce(call: PreparedCall<z.core.$ZodType, unknown>, announce: boolean): Promise<Attempt> {
-    const { request: spec, signal } = call;
+    const { request: spec, signal, trace } = call;
     if (signal?.aborted) throw userAbort(spec);
+    const wait = this.#limiter.acquire(signal, announce);
+    if (wait) await this.#hold(call, wait);
+    call.attempt++;
+    if (!trace) return this.#attempt(call);
+    const held = call.held;
+    call.held = 0;
+    return traceAttempt((this.#traces as Traces).attempt, trace, held, () => this.#attempt(call));
+  }
+
+  /** Waits for a rate limit (budget, or a rate-limit answer's reset), counting the ms when the call is traced. */
+  async #hold(call: PreparedCall<z.core.$ZodType, unknown>, wait: Promise<void>): Promise<void> {
+    const started = call.trace && this.#clock.now();
+    await wait;
+    if (started !== undefined) call.held += this.#clock.now() - started;
+  }
+
+  /**
+   * One attempt: sends, reads the answer (bounded), feeds its rate-limit headers back to the limiter and judges it
+   * ({@link #classify}). A failure before any answer is returned, not thrown, so the same steps judge it.
+   */
+  async #attempt(call: PreparedCall<z.core.$ZodType, unknown>): Promise<Attempt> {
+    const { request: spec } = call;
     const limiter = this.#limiter;
-    const wait = limiter.acquire(signal, announce);
-    if (wait) await wait;
     const started = this.#clock.now();
     this.#log.debug?.(
       `${spec.method} ${this.baseUrl}${call.target} sending (${redactHeaders({ ...this.#headers, ...call.headers })})`,
@@ -261,7 +390,8 @@ export class APIClient {
       ({ response, text } = await this.#send(call));
     } catch (error) {
       limiter.release();
-      return { error: error as Error };
+      if (error instanceof HookFailure) throw error;
+      return { error: error as Error, failure: error as Error };
     }
     limiter.release();
     const now = this.#clock.now();
@@ -280,6 +410,8 @@ export class APIClient {
       limiter.observeUnlimited();
     }
     this.#log.info?.(`${call.name} ${response.status} in ${now - started} ms`);
+    const after = this.#hooks?.afterResponse;
+    if (after) ({ response, text } = await this.#afterResponse(after, call, response, text));
     let body: unknown;
     let isJson = false;
     try {
@@ -291,19 +423,45 @@ export class APIClient {
       // Not JSON: a failure status or an unreadable answer, decided by #classify.
     }
     const { method, path } = spec;
-    return {
-      answer: { method, path, status: response.status, headers: response.headers, body, text, isJson, now },
-      response,
+    const answer: Answer = {
+      method,
+      path,
+      status: response.status,
+      headers: response.headers,
+      body,
+      text,
+      isJson,
+      now,
     };
+    const failure = this.#classify(answer);
+    if (failure instanceof APIError) failure.rateLimit = rateLimitInfo(seen);
+    return { answer, response, failure };
+  }
+
+  /** Runs the `afterResponse` hooks on copies of the answer; a Response one returns becomes the answer. */
+  async #afterResponse(
+    hooks: NonNullable<Hooks['afterResponse']>,
+    call: PreparedCall<z.core.$ZodType, unknown>,
+    response: Response,
+    text: string,
+  ): Promise<{ response: Response; text: string }> {
+    for (const hook of hooks) {
+      const { status, statusText, headers } = response;
+      const copy = new Response(text === '' ? null : text, { status, statusText, headers });
+      const value = await this.#hook(hook, call, call.attempt, { response: copy });
+      if (value instanceof Response) {
+        response = value;
+        text = await readBoundedText(value, this.maxResponseBytes, call.name);
+      }
+    }
+    return { response, text };
   }
 
   /**
-   * Step 2, classify: the failure an attempt ended with, or null for a success. The API family's rules speak first
+   * Step 2, classify: the failure an answer is, or null for a success. The API family's rules speak first
    * (see {@link ClientProfile.classify}), then the HTTP status, then whether the body is JSON at all.
    */
-  #classify(attempt: Attempt): Error | null {
-    const { answer } = attempt;
-    if (!answer) return attempt.error;
+  #classify(answer: Answer): APIError | null {
     const failure =
       (answer.isJson && this.#profile.classify(answer)) ||
       (answer.status >= 300 ? errorForStatus(answer) : answer.isJson ? null : unreadableBodyError(answer));
@@ -345,7 +503,7 @@ export class APIClient {
     try {
       if (failure instanceof RateLimitError) {
         this.#log.warn?.(`${call.name} rate limited; retrying in ${delay} ms`);
-        await this.#limiter.waitOut(failure, this.#lastRateLimit?.limit ?? 0, call.signal);
+        await this.#hold(call, this.#limiter.waitOut(failure, this.#lastRateLimit?.limit ?? 0, call.signal));
         return;
       }
       const reason = failure instanceof APIError ? `HTTP ${failure.status}` : failure.message;
@@ -376,6 +534,20 @@ export class APIClient {
     let target: string | URL = this.baseUrl + call.target;
     let method: string = spec.method;
     let json = spec.body;
+    const before = this.#hooks?.beforeRequest;
+    // Run by ky on the Request it built, so what the hooks change or return is what is sent.
+    const hooks = before && {
+      beforeRequest: [
+        async ({ request }: { request: Request }) => {
+          for (const hook of before) {
+            const value = await this.#hook(hook, call, call.attempt, { request });
+            if (value instanceof Response) return value;
+            if (value instanceof Request) request = value;
+          }
+          return request;
+        },
+      ],
+    };
     try {
       for (let redirects = 0; ; redirects++) {
         const response = await this.#ky(target, {
@@ -383,6 +555,7 @@ export class APIClient {
           json,
           fetch,
           ...(call.headers ? { headers: call.headers } : {}),
+          ...(hooks ? { hooks } : {}),
         });
         const next = this.#redirectTarget(call.name, response, String(target), redirects);
         if (next === null) {
@@ -405,8 +578,8 @@ export class APIClient {
         );
       }
       const url = this.baseUrl + call.target;
-      // Our own verdicts (too large, cross-origin redirect) are not connection failures.
-      if (error instanceof LinkgateError) throw error;
+      // Our own verdicts (too large, cross-origin redirect) and hooks' throws are not connection failures.
+      if (error instanceof LinkgateError || error instanceof HookFailure) throw error;
       // ky's errors hold the Request (with its Authorization header); keep only the underlying cause.
       const raw = (error as { cause?: unknown }).cause ?? error;
       // The cause is printed with the error when uncaught: it must not carry the key either.
