@@ -45,7 +45,6 @@ export default defineConfig([
       webhooks: 'src/webhooks/index.ts',
       mock: 'mock/index.ts',
       schemas: 'src/schemas/public-schemas.ts',
-      redis: 'src/redis/index.ts',
     },
     format: ['esm', 'cjs'],
     dts: true,
@@ -59,6 +58,19 @@ export default defineConfig([
     external: ['ky', 'zod', 'msw', /^node:/],
     noExternal: ['hono', 'qrcode', 'ulid', '@noble/hashes'],
     esbuildPlugins: [mswModuleForCjs, qrcodeCoreAsEsm],
+  },
+  {
+    // linkgate/redis on its own: sharing the others' chunks, its types would pull the webhook dedupe types into a
+    // declaration chunk, which the declaration bundler then breaks inside the WebhookTypes namespace. The few runtime
+    // lines it shares (the in-memory rate-limit store it falls back to) are copied; its types are interfaces only.
+    entry: { redis: 'src/redis/index.ts' },
+    format: ['esm', 'cjs'],
+    dts: true,
+    sourcemap: true,
+    target: 'node22',
+    platform: 'neutral',
+    treeshake: true,
+    external: ['ky', 'zod', 'msw', 'redis', 'ioredis', /^node:/],
   },
   {
     // The CLI is one self-contained file: start-up to first answer stays well under 300 ms because Node resolves
