@@ -69,6 +69,16 @@ const PROVISIONAL_RECHECK_MS = 1000;
 const isPromise = <T>(value: T | Promise<T>): value is Promise<T> =>
   typeof (value as { then?: unknown } | null)?.then === 'function';
 
+/** Applies `next` to a store's answer: at once when the store answered synchronously (in memory), else when it comes. */
+const andThen = <T, U>(value: T | Promise<T>, next: (value: T) => U): U | Promise<Awaited<U>> =>
+  isPromise(value) ? (value.then(next) as Promise<Awaited<U>>) : next(value);
+
+/** Takes a waiter off its signal, before it is resolved or rejected. */
+const unhook = (waiter: Waiter): Waiter => {
+  waiter.signal?.removeEventListener('abort', waiter.onAbort);
+  return waiter;
+};
+
 /** Reads `X-RateLimit-Limit/Remaining/Reset`; null when the answer has none. Reset may be Unix s, Unix ms or a delta in s. */
 export function readRateLimitHeaders(headers: Headers, now: number): RateLimitObservation | null {
   const limit = Number(headers.get('x-ratelimit-limit') ?? Number.NaN);
@@ -142,13 +152,8 @@ export class RateLimiter {
       return undefined;
     }
     if (this.#queue.length === 0) {
-      const taken = this.#take();
-      if (!isPromise(taken)) {
-        // Fast path for the in-memory store: no promise at all when budget is left.
-        if (taken.granted) return undefined;
-        return this.#hold(taken.state, signal, notify);
-      }
-      return taken.then((result) => (result.granted ? undefined : this.#hold(result.state, signal, notify)));
+      // Fast path for the in-memory store: no promise at all when budget is left.
+      return andThen(this.#take(), (result) => (result.granted ? undefined : this.#hold(result.state, signal, notify)));
     }
     const now = this.#clock.now();
     if (notify && this.#lastState) this.#notifyHeld(this.#lastState, now);
@@ -164,15 +169,11 @@ export class RateLimiter {
   observe(seen: RateLimitObservation): Promise<void> | undefined {
     if (this.#mode === false) return undefined;
     this.#unlimited = false;
-    const done = this.#store.observe(this.#key, seen, this.#inFlight, this.#clock.now());
-    // A bigger limit than assumed, or a new window, may free queued calls now.
-    const wake = () => {
+    // A bigger limit than assumed, or a new window, may free queued calls now (no promise from the in-memory store).
+    return andThen(this.#store.observe(this.#key, seen, this.#inFlight, this.#clock.now()), () => {
       if (this.#queue.length > 0) this.#drainSoon(0);
-    };
-    // Fast path for the in-memory store: no promise when the store answers synchronously.
-    if (isPromise(done)) return done.then(wake);
-    wake();
-    return undefined;
+      return undefined;
+    });
   }
 
   /**
@@ -229,13 +230,11 @@ export class RateLimiter {
   }
 
   #take(): TakeResult | Promise<TakeResult> {
-    const result = this.#store.take(this.#key, this.#clock.now(), this.#inFlight, this.#assumed);
-    const count = (r: TakeResult) => {
+    return andThen(this.#store.take(this.#key, this.#clock.now(), this.#inFlight, this.#assumed), (r) => {
       this.#lastState = r.state;
       if (r.granted) this.#inFlight++;
       return r;
-    };
-    return isPromise(result) ? result.then(count) : count(result);
+    });
   }
 
   #hold(state: RateLimitState, signal: AbortSignal | undefined, notify: boolean): Promise<void> {
@@ -332,10 +331,8 @@ export class RateLimiter {
     try {
       while (this.#queue.length > 0) {
         if (this.#unlimited) {
-          const waiter = this.#queue.shift() as Waiter;
-          waiter.signal?.removeEventListener('abort', waiter.onAbort);
           this.#inFlight++;
-          waiter.resolve();
+          unhook(this.#queue.shift() as Waiter).resolve();
           continue;
         }
         const taken = this.#take();
@@ -347,8 +344,7 @@ export class RateLimiter {
           break;
         }
         if (result.granted) {
-          head.signal?.removeEventListener('abort', head.onAbort);
-          head.resolve();
+          unhook(head).resolve();
           continue;
         }
         this.#queue.unshift(head);
@@ -356,10 +352,7 @@ export class RateLimiter {
         // When the next reset is too far off (e.g. after a long Retry-After), every waiter gives up now.
         const refusal = this.#refusal(result.state, now);
         if (refusal) {
-          for (const waiter of this.#queue.splice(0)) {
-            waiter.signal?.removeEventListener('abort', waiter.onAbort);
-            waiter.reject(refusal);
-          }
+          for (const waiter of this.#queue.splice(0)) unhook(waiter).reject(refusal);
         }
         if (this.#queue.length > 0) this.#drainSoon(this.#wakeAt(result.state, now) - now);
         break;
