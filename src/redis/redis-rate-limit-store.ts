@@ -30,7 +30,8 @@ const LIMITER_PREFIX = 'linkgate:';
  *
  * When Redis fails or does not answer within `timeoutMs`, the store uses this process's own budget (kept in step with
  * every answer meanwhile), says so once through `logger`, tries Redis again a second later and goes back to it as soon
- * as it answers. Calls never fail because of Redis.
+ * as it answers. No call fails because a Redis command did; while the budgets are not shared, the processes may
+ * together exceed the limit, and the API's rate-limit answers are waited out as usual.
  *
  * @example
  * import { createClient } from 'redis';
