@@ -139,6 +139,10 @@ function componentSchemas(): Record<string, Json> {
     io: 'input',
     uri: (id) => `#/components/schemas/${id}`,
     unrepresentable: 'any',
+    // Both booleans as a literal (the SDK's plans use it instead of z.boolean(), to keep a class out of its bundle).
+    override: ({ jsonSchema }) => {
+      if (jsonSchema.type === 'boolean' && jsonSchema.enum?.length === 2) delete jsonSchema.enum;
+    },
   });
   const out: Record<string, Json> = {};
   for (const [id, schema] of Object.entries(schemas)) {

@@ -3,9 +3,14 @@ import { entity } from './entity.js';
 import { Count, DateTimeInput, Id } from './primitives.js';
 import { optionalField } from './rules.js';
 
-const feature = entity({ enabled: z.union([z.string(), z.number(), z.boolean()]) });
+// Both booleans as a literal rather than z.boolean(): plans are the SDK's only booleans, and z.boolean() brings its
+// own class into the client bundle (~75 B gzip). Inside these unions a mismatch reads the same; the OpenAPI builder
+// writes it as `type: boolean` (mock/openapi.ts).
+const flag = () => z.literal([true, false]);
+
+const feature = entity({ enabled: z.union([z.string(), z.number(), flag()]) });
 const countedFeature = entity({
-  enabled: z.union([z.string(), z.number(), z.boolean()]),
+  enabled: z.union([z.string(), z.number(), flag()]),
   count: z.optional(z.union([z.string(), z.number()])),
 });
 
@@ -36,7 +41,7 @@ export type PlanLimits = z.infer<typeof PlanLimits>;
 export const Plan = entity({
   id: Id,
   name: z.string(),
-  free: z.union([z.boolean(), z.number(), z.string()]),
+  free: z.union([flag(), z.number(), z.string()]),
   prices: z.nullable(
     entity({
       monthly: z.optional(z.union([z.number(), z.string()])),
