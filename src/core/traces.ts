@@ -53,11 +53,20 @@ export interface AttemptTrace {
   error?: unknown;
 }
 
+/** The five channels of a TracingChannel. */
+const EVENTS = ['start', 'end', 'asyncStart', 'asyncEnd', 'error'] as const;
+
 /** The part of Node's TracingChannel linkgate uses. */
-interface TracingChannel<C extends object> {
-  readonly hasSubscribers: boolean;
+interface TracingChannel<C extends object>
+  extends Record<(typeof EVENTS)[number], { readonly hasSubscribers: boolean }> {
+  /** Missing on Bun's TracingChannel, whose five channels have their own flags only. */
+  readonly hasSubscribers?: boolean;
   tracePromise<T>(fn: () => Promise<T>, context: C): Promise<T>;
 }
+
+/** Whether anyone listens on `channel`: its own flag, or (Bun) any of its five channels'. */
+const listened = (channel: TracingChannel<object>): boolean =>
+  channel.hasSubscribers ?? EVENTS.some((event) => channel[event].hasSubscribers);
 
 /** The two channels, once the runtime has handed them out. */
 export interface Traces {
@@ -96,7 +105,7 @@ export function startTrace(
   baseUrl: string,
   spec: { operation: string; method: string; path: string; route?: string | undefined },
 ): RequestTrace | undefined {
-  if (!traces || !(traces.request.hasSubscribers || traces.attempt.hasSubscribers)) return undefined;
+  if (!traces || !(listened(traces.request) || listened(traces.attempt))) return undefined;
   return {
     operation: spec.operation,
     method: spec.method,

@@ -215,6 +215,23 @@ describe('the tracing channels themselves', () => {
     expect(channelsOf(process)).not.toBeNull();
   });
 
+  it("see listeners on Bun too, whose TracingChannel has only its five channels' flags", () => {
+    const spec = { operation: 'account.get', method: 'GET', path: '/api/account' };
+    // Bun 1.4's shape: no hasSubscribers of its own.
+    const bunChannel = (listening: boolean) => ({
+      start: { hasSubscribers: false },
+      end: { hasSubscribers: false },
+      asyncStart: { hasSubscribers: false },
+      asyncEnd: { hasSubscribers: listening },
+      error: { hasSubscribers: false },
+      tracePromise: <T>(fn: () => Promise<T>) => fn(),
+    });
+    expect(startTrace({ request: bunChannel(false), attempt: bunChannel(false) }, BASE_URL, spec)).toBeUndefined();
+    expect(startTrace({ request: bunChannel(true), attempt: bunChannel(false) }, BASE_URL, spec)).toMatchObject({
+      operation: 'account.get',
+    });
+  });
+
   it('build no trace while nobody listens', () => {
     const spec = { operation: 'account.get', method: 'GET', path: '/api/account' };
     expect(startTrace(tracingChannels(), BASE_URL, spec)).toBeUndefined();
