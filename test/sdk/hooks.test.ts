@@ -247,6 +247,20 @@ describe('hooks on the request path', () => {
     });
   });
 
+  it('shows hooks errors without the key, even when the server quoted it', async () => {
+    failFirst(ctx, '/api/account', 99, () =>
+      HttpResponse.json({ message: `key ${KEY} is overloaded` }, { status: 503 }),
+    );
+    const seen: string[] = [];
+    const show = ({ error }: { error: Error }) => void seen.push(`${error.message}\n${error.stack}`);
+    const client = ctx.client({ random: () => 0, hooks: { beforeRetry: [show], beforeError: [show] } });
+    const outcome = await settle(ctx.clock, Promise.resolve(client.account.get()));
+    expect(outcome.ok).toBe(false);
+    expect(seen).toHaveLength(3);
+    expect(seen.every((text) => text.includes('key *** is overloaded'))).toBe(true);
+    expect(seen.join('\n')).not.toContain(KEY);
+  });
+
   it('gives every APIError the rate-limit figures of its answer and the attempts made', async () => {
     const client = ctx.client();
     const notFound = (await rejectionOf(client.domains.delete(12345))) as NotFoundError;
