@@ -12,10 +12,21 @@ local limit, remaining, resetAt, provisional = tonumber(s[1]), tonumber(s[2]), t
 local function ms(n) return string.format('%.0f', n) end
 `;
 
-/** KEYS: state. ARGV: now, inFlight, assumed limit, assumed window ms, margin ms. Returns granted, limit, remaining, resetAt, provisional. */
+/**
+ * KEYS: state, the sharers (a hash of store ids and when each last took). ARGV: now, inFlight, assumed limit, assumed
+ * window ms, margin ms, this store's id. Returns granted, limit, remaining, resetAt, provisional, and how many stores
+ * took in the last two assumed windows (what each one's share is when Redis goes away).
+ */
 export const TAKE = redisScript(`${READ_STATE}
 local now, inFlight = tonumber(ARGV[1]), tonumber(ARGV[2])
+redis.call('HSET', KEYS[2], ARGV[6], ms(now))
 if not resetAt or now >= resetAt then
+  -- Once a window, the sharers that have not taken for two assumed windows are forgotten.
+  local sharers = redis.call('HGETALL', KEYS[2])
+  for i = 1, #sharers, 2 do
+    if tonumber(sharers[i + 1]) < now - 2 * tonumber(ARGV[4]) then redis.call('HDEL', KEYS[2], sharers[i]) end
+  end
+  redis.call('PEXPIRE', KEYS[2], ms(2 * tonumber(ARGV[4]) + tonumber(ARGV[5])))
   -- After "X-RateLimit-Limit: 0" one request per window still goes out, to learn whether the limit was raised.
   limit = math.max(1, limit or tonumber(ARGV[3]))
   -- Requests still in flight may land in the new window, so they are counted against it.
@@ -25,10 +36,11 @@ if not resetAt or now >= resetAt then
   redis.call('HSET', KEYS[1], 'limit', limit, 'remaining', remaining, 'resetAt', ms(resetAt), 'provisional', 1)
   redis.call('PEXPIRE', KEYS[1], ms(resetAt - now + tonumber(ARGV[5])))
 end
-if remaining <= 0 then return {0, limit, remaining, ms(resetAt), provisional and 1 or 0} end
+local sharing = redis.call('HLEN', KEYS[2])
+if remaining <= 0 then return {0, limit, remaining, ms(resetAt), provisional and 1 or 0, sharing} end
 remaining = remaining - 1
 redis.call('HSET', KEYS[1], 'remaining', remaining)
-return {1, limit, remaining, ms(resetAt), provisional and 1 or 0}
+return {1, limit, remaining, ms(resetAt), provisional and 1 or 0, sharing}
 `);
 
 /** KEYS: state. ARGV: seen limit, seen remaining, seen resetAt, inFlight, now, margin ms. */

@@ -25,13 +25,14 @@ const LIMITER_PREFIX = 'linkgate:';
  * round trip, atomic) with exactly the rules of the in-memory store: the server's fixed window is mirrored, what one
  * process learns from an answer is seen by all, and the server's answer always wins.
  *
- * Keys are `{<prefix>:<fingerprint>}:rate`, a hash of the API key and origin (never the key), hash-tagged for Redis
- * Cluster, and expire an hour after their window ends.
+ * Keys are `{<prefix>:<fingerprint>}:rate` and `:sharing`, a hash of the API key and origin (never the key),
+ * hash-tagged for Redis Cluster, and expire an hour after their window ends.
  *
- * When Redis fails or does not answer within `timeoutMs`, the store uses this process's own budget (kept in step with
- * every answer meanwhile), says so once through `logger`, tries Redis again a second later and goes back to it as soon
- * as it answers. No call fails because a Redis command did; while the budgets are not shared, the processes may
- * together exceed the limit, and the API's rate-limit answers are waited out as usual.
+ * When Redis fails or does not answer within `timeoutMs`, the store uses a budget of this process's own, its equal
+ * share among the stores Redis saw take lately (kept in step with every answer meanwhile), says so once through
+ * `logger`, tries Redis again a second later and goes back to it as soon as it answers. No call fails because a Redis
+ * command did; a process that started during the outage is not counted, so the processes may then exceed the limit
+ * together, and the API's rate-limit answers are waited out.
  *
  * @example
  * import { createClient } from 'redis';
@@ -53,6 +54,10 @@ export class RedisRateLimitStore implements RateLimitStore {
   #retryAt: number | null = null;
   /** True while one command tries whether Redis is back; the others keep to the fallback meanwhile. */
   #probing = false;
+  /** Names this store among those sharing a budget, so each knows how many share it. */
+  readonly #id = crypto.randomUUID();
+  /** How many stores took from the budget lately (Redis counts them): while Redis is away, this one takes its share. */
+  #sharing = 1;
 
   /** Takes your connected client; throws a TypeError naming what to pass when `client` is neither library's. */
   constructor(options: RedisStoreOptions) {
@@ -70,10 +75,13 @@ export class RedisRateLimitStore implements RateLimitStore {
   /** Takes one request from the shared budget (see {@link RateLimitStore.take}). */
   async take(key: string, now: number, inFlight: number, assumed: AssumedWindow): Promise<TakeResult> {
     this.#lastNow = Math.max(this.#lastNow, now);
-    const args = [now, inFlight, assumed.limit, assumed.windowMs, KEY_MARGIN_MS];
-    const reply = await this.#run(TAKE, key, args);
-    if (reply === undefined) return this.#fallback.take(key, now, inFlight, assumed);
-    const [granted, limit, remaining, resetAt, provisional] = (reply as unknown[]).map(Number) as number[];
+    const args = [now, inFlight, assumed.limit, assumed.windowMs, KEY_MARGIN_MS, this.#id];
+    const reply = await this.#run(TAKE, key, args, 'sharing');
+    if (reply === undefined) {
+      return this.#fallback.take(key, now, inFlight, { limit: this.#share(assumed.limit), windowMs: assumed.windowMs });
+    }
+    const [granted, limit, remaining, resetAt, provisional, sharing] = (reply as unknown[]).map(Number) as number[];
+    this.#sharing = Math.max(1, sharing || 1);
     return {
       granted: granted === 1,
       state: { limit: limit ?? 0, remaining: remaining ?? 0, resetAt: resetAt ?? now, provisional: provisional === 1 },
@@ -87,7 +95,9 @@ export class RedisRateLimitStore implements RateLimitStore {
    */
   observe(key: string, seen: RateLimitObservation, inFlight: number, now: number): void {
     this.#lastNow = Math.max(this.#lastNow, now);
-    this.#fallback.observe(key, seen, inFlight, now);
+    // Kept as this process's share of what the server said, ready for when Redis goes away.
+    const share = { limit: this.#share(seen.limit), remaining: Math.floor(seen.remaining / this.#sharing) };
+    this.#fallback.observe(key, { ...share, resetAt: seen.resetAt }, inFlight, now);
     // Nothing waits for it, so nothing may escape it (a logger that throws would end the process).
     this.#run(OBSERVE, key, [seen.limit, seen.remaining, seen.resetAt, inFlight, now, KEY_MARGIN_MS]).catch(() => {});
   }
@@ -99,13 +109,22 @@ export class RedisRateLimitStore implements RateLimitStore {
     await this.#run(BLOCK, key, [resetAt, DEFAULT_ASSUMED_WINDOW.limit, now, KEY_MARGIN_MS]);
   }
 
-  /** Runs a script on the key's budget; undefined when Redis is unavailable (or being probed by another call). */
-  async #run(script: typeof TAKE, key: string, args: number[]): Promise<unknown> {
+  /** This store's share of `n` requests while Redis is away: an equal part among the stores sharing the budget. */
+  #share(n: number): number {
+    return Math.max(1, Math.floor(n / this.#sharing));
+  }
+
+  /**
+   * Runs a script on the key's budget (and its sharers, when asked); undefined when Redis is unavailable (or being
+   * probed by another call).
+   */
+  async #run(script: typeof TAKE, key: string, args: (number | string)[], sharers?: 'sharing'): Promise<unknown> {
     const probe = this.#retryAt !== null;
     if (probe && (this.#probing || Date.now() < this.#retryAt!)) return undefined;
     if (probe) this.#probing = true;
     try {
-      const reply = await this.#redis.eval(script, [this.#keyOf(key)], args);
+      const keys = sharers ? [this.#keyOf(key, 'rate'), this.#keyOf(key, 'sharing')] : [this.#keyOf(key, 'rate')];
+      const reply = await this.#redis.eval(script, keys, args);
       if (this.#retryAt !== null) {
         this.#retryAt = null;
         this.#logger.info('RedisRateLimitStore: Redis answers again; the budget is shared through it again.');
@@ -124,8 +143,8 @@ export class RedisRateLimitStore implements RateLimitStore {
     }
   }
 
-  #keyOf(key: string): string {
+  #keyOf(key: string, what: 'rate' | 'sharing'): string {
     const id = key.startsWith(LIMITER_PREFIX) ? key.slice(LIMITER_PREFIX.length) : key;
-    return `{${this.#prefix}:${id}}:rate`;
+    return `{${this.#prefix}:${id}}:${what}`;
   }
 }

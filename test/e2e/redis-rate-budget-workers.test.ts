@@ -147,7 +147,7 @@ describeWithRedis('eight worker processes sharing one API key through Redis', ()
     expect(loggedCalls(cli).length).toBeGreaterThan(WORKERS * CALLS_PER_WORKER);
   }, 180_000);
 
-  it('finish every call when Redis is killed in the middle: each falls back to its own budget, says so, and shares again once Redis is back', async () => {
+  it('finish every call when Redis is killed in the middle: each falls back to its share of the budget, says so, and shares again once Redis is back', async () => {
     cli = await startCli(['--rate-limit', '30/3s', '--seed', 'empty', '--admin-key', ADMIN_KEY]);
     const server = cli;
     let killedAt = 0;

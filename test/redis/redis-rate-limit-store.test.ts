@@ -82,10 +82,13 @@ describeWithRedis('RedisRateLimitStore', () => {
       });
       await client.account.get();
       await client.account.get();
-      const keys = (await connected.command(['KEYS', '*'])) as string[];
-      expect(keys).toHaveLength(1);
+      const keys = ((await connected.command(['KEYS', '*'])) as string[]).sort();
+      expect(keys).toHaveLength(2);
       expect(keys[0]).toMatch(/^\{linkgate:[0-9a-f]{8}\}:rate$/);
-      expect(keys[0]).not.toContain(apiKey);
+      // Who shares the budget, under the same hash tag: one store so far.
+      expect(keys[1]).toBe(keys[0]?.replace(/:rate$/, ':sharing'));
+      expect(await connected.command(['HLEN', keys[1] as string])).toBe(1);
+      for (const key of keys) expect(key).not.toContain(apiKey);
       const state = await connected.command(['HGETALL', keys[0] as string]);
       // node-redis answers HGETALL as an object, ioredis as a flat list.
       const fields = Array.isArray(state) ? Object.fromEntries(chunk(state as string[])) : (state as object);
@@ -133,7 +136,10 @@ describeWithRedis('RedisRateLimitStore', () => {
       await connected.command(['FLUSHALL']);
       const store = new RedisRateLimitStore({ client: connected.client, prefix: 'myapp' });
       await store.take('linkgate:0a1b2c3d', Date.now(), 0, ASSUMED);
-      expect(await connected.command(['KEYS', '*'])).toEqual(['{myapp:0a1b2c3d}:rate']);
+      expect(((await connected.command(['KEYS', '*'])) as string[]).sort()).toEqual([
+        '{myapp:0a1b2c3d}:rate',
+        '{myapp:0a1b2c3d}:sharing',
+      ]);
     });
 
     it('uses the in-process budget while Redis is down, says so once, and shares through Redis again once it answers', async () => {
@@ -174,6 +180,32 @@ describeWithRedis('RedisRateLimitStore', () => {
       expect(back.state).toMatchObject({ limit: 30, provisional: true });
       expect(back.state.remaining).toBeGreaterThanOrEqual(28);
       expect(await connected.command(['EXISTS', `{linkgate:${key.slice(9)}}:rate`])).toBe(1);
+    }, 20_000);
+
+    it('takes an equal share of the budget while Redis is down: the stores that shared it lately, counted by Redis', async () => {
+      const others = await Promise.all([connectClient(library, redis.url), connectClient(library, redis.url)]);
+      try {
+        const key = `linkgate:${library === 'ioredis' ? 'share001' : 'share002'}`;
+        const logger = recordingLogger();
+        const stores = [connected, ...others].map((c) => new RedisRateLimitStore({ client: c.client, logger }));
+        for (const store of stores) await store.take(key, Date.now(), 0, ASSUMED);
+        const mine = stores[0] as RedisRateLimitStore;
+        // Its next take learns that three share the budget.
+        await mine.take(key, Date.now(), 1, ASSUMED);
+        // An answer: 26 left of 30; this store's share of it is a third.
+        mine.observe(key, { limit: 30, remaining: 26, resetAt: Date.now() + 30_000 }, 0, Date.now());
+        await connected.command(['PING']);
+        await redis.stop('SIGKILL');
+        const during = [];
+        for (let i = 0; i < 10; i++) during.push(await mine.take(key, Date.now(), i, ASSUMED));
+        expect(logger.lines[0]).toMatch(/^warn: RedisRateLimitStore: Redis /);
+        // floor(26 / 3) = 8 left of a limit of 10, where alone it would have taken all 26.
+        expect(during.filter((r) => r.granted)).toHaveLength(8);
+        expect(during[0]?.state).toMatchObject({ limit: 10, remaining: 7, provisional: false });
+      } finally {
+        await redis.restart();
+        for (const other of others) await other.close();
+      }
     }, 20_000);
 
     it('does not hold a request longer than timeoutMs when Redis is slow', async () => {
