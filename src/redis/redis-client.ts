@@ -1,3 +1,5 @@
+import { sha1Hex } from './sha1.js';
+
 /**
  * A connected Redis client of either library linkgate supports: node-redis v6 (`createClient()` from `redis`, after
  * `await client.connect()`) or ioredis v6 (`new Redis()` from `ioredis`). Only the shape is described here, so this
@@ -35,19 +37,17 @@ type IoRedisShape = Extract<RedisClientLike, { evalsha: unknown }>;
 /** A Lua script and its SHA-1, which Redis caches scripts by. */
 export interface RedisScript {
   readonly source: string;
-  /** Resolves to the hex SHA-1 of `source`, computed once. */
-  sha(): Promise<string>;
+  /** The hex SHA-1 of `source`, computed once, synchronously (see {@link sha1Hex}). */
+  sha(): string;
 }
 
-/** Declares a Lua script; its SHA-1 is computed with Web Crypto on first use (no `node:crypto` in this entry). */
+/** Declares a Lua script; its SHA-1 is computed on first use. */
 export function redisScript(source: string): RedisScript {
-  let sha: Promise<string> | undefined;
+  let sha: string | undefined;
   return {
     source,
     sha: () => {
-      sha ??= crypto.subtle
-        .digest('SHA-1', new TextEncoder().encode(source))
-        .then((digest) => Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join(''));
+      sha ??= sha1Hex(source);
       return sha;
     },
   };
@@ -101,11 +101,19 @@ export function redisConnection(client: unknown, owner: string, timeoutMs = DEFA
     lost()
       ? Promise.reject(new RedisUnavailableError('Redis failed: the client lost its connection and is reconnecting'))
       : withTimeout(run, timeoutMs);
+  // Scripts this connection has sent whole: the first use sends the source (EVAL caches it), later ones only the SHA.
+  // EVALSHA first would answer NOSCRIPT and the source would follow a round trip later, behind commands sent after it.
+  const sent = new Set<RedisScript>();
   const evalScript = (script: RedisScript, keys: string[], args: (string | number)[]) =>
     bounded(async () => {
       const strings = args.map(String);
+      if (!sent.has(script)) {
+        sent.add(script);
+        return commands.eval(script.source, keys, strings);
+      }
       try {
-        return await commands.evalSha(await script.sha(), keys, strings);
+        // Sent before any await, so commands reach Redis in the order they were asked for.
+        return await commands.evalSha(script.sha(), keys, strings);
       } catch (error) {
         // Redis forgets scripts on restart and SCRIPT FLUSH; EVAL runs it and caches it again.
         if (!/^NOSCRIPT/.test(messageOf(error))) throw error;

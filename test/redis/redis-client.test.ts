@@ -93,6 +93,16 @@ describeWithRedis('the Redis adapter', () => {
       expect(await connected.command(['SCRIPT', 'EXISTS', await script.sha()])).toEqual([1]);
     });
 
+    it("sends commands in the order they are asked for, a script's first use included", async () => {
+      const conn = redis();
+      const key = unique();
+      // A script this connection has never run: its SHA-1 must not delay it behind the SET asked for after it.
+      const first = conn.eval(redisScript(`return redis.call('SET', KEYS[1], 'first') -- ${key}`), [key], []);
+      const second = conn.set(key, 'second', 60_000);
+      await Promise.all([first, second]);
+      expect(await connected.command(['GET', key])).toBe('second');
+    });
+
     it('fails commands at once while the client reconnects, and never runs them later on the Redis that came back', async () => {
       const conn = redis();
       const settles = (key: string) =>
