@@ -421,13 +421,24 @@ async function send(base: string, c: Case): Promise<Answer> {
       ...(c.body === undefined ? {} : { body: c.body }),
       signal: AbortSignal.timeout(60_000),
     });
-    const text = await res.text();
+    // An event stream (the inspector's feed) never ends: its first event is the answer, then the stream is let go.
+    const text = res.headers.get('content-type')?.startsWith('text/event-stream')
+      ? await firstChunk(res)
+      : await res.text();
     const ms = performance.now() - started;
     return { status: res.status, text, refused: isRefusal(res.status, text), ms };
   } catch (error) {
     const cause = (error as { cause?: { code?: string } }).cause?.code;
     return { status: 0, text: '', refused: true, ms: performance.now() - started, error: cause ?? String(error) };
   }
+}
+
+/** The first chunk of a body that does not end, after which the stream is cancelled (the server frees its reader). */
+async function firstChunk(res: Response): Promise<string> {
+  const reader = res.body!.getReader();
+  const { value } = await reader.read();
+  await reader.cancel();
+  return new TextDecoder().decode(value);
 }
 
 /** A refusal: an HTTP error status, or a failure the API answers on 200 (`error` not 0, `success: false`). */
