@@ -2,8 +2,6 @@
 // - per SDK call: `client.account.get()` with RedisRateLimitStore (node-redis, ioredis) vs MemoryRateLimitStore;
 // - per verified delivery: createWebhookHandler with RedisDedupeStore vs MemoryDedupeStore.
 // Target: the Redis store adds at most one round trip per call, p50 added < 0.3 ms. Per-call timings, p50 of all rounds.
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
 import { createClient } from 'redis';
 import { Linkgate, MemoryRateLimitStore, type RateLimitStore } from '../src/index.js';
@@ -11,6 +9,7 @@ import { RedisDedupeStore, RedisRateLimitStore } from '../src/redis/index.js';
 import { createTestDelivery, createWebhookHandler, MemoryDedupeStore } from '../src/webhooks/index.js';
 import { startRedisServer } from '../test/redis/support/redis-server.js';
 import { messageReceived } from '../test/webhooks/support/fixtures.js';
+import { startAccountApi } from './support/account-api.js';
 
 const ADDED_TARGET_MS = 0.3;
 const CALLS = Number(process.env.CALLS ?? 1000);
@@ -24,31 +23,8 @@ const ioRedis = new Redis(redisServer.url, { lazyConnect: true });
 await ioRedis.connect();
 
 // The API: a loopback server with a budget too large to hold any call, so only the store's bookkeeping is measured.
-const body = JSON.stringify({
-  error: 0,
-  data: {
-    id: 1,
-    email: 'admin@example.com',
-    username: 'admin',
-    avatar: 'https://www.gravatar.com/avatar/admin?d=identicon',
-    status: 'pro',
-    expires: null,
-    registered: '2026-01-01 00:00:00',
-  },
-});
-const reset = String(Math.ceil(Date.now() / 1000) + 3600);
-const api = createServer((_req, res) => {
-  res.writeHead(200, {
-    'Content-Type': 'application/json',
-    'Content-Length': Buffer.byteLength(body),
-    'X-RateLimit-Limit': '1000000000',
-    'X-RateLimit-Remaining': '999999999',
-    'X-RateLimit-Reset': reset,
-  });
-  res.end(body);
-});
-await new Promise<void>((r) => api.listen(0, '127.0.0.1', r));
-const baseUrl = `http://127.0.0.1:${(api.address() as AddressInfo).port}`;
+const api = await startAccountApi();
+const { baseUrl } = api;
 const sdk = (options: { rateLimitStore: RateLimitStore }) =>
   new Linkgate({ apiKey: 'bench-key-0123456789abcdef', baseUrl, ...options });
 const calls = {

@@ -3,41 +3,17 @@
 // Also (#15): the same call with a no-op hook of each kind and a subscriber on both tracing channels, against the
 // client without them, so what hooks and traces cost when on is printed beside the ratio of the path without them.
 import { tracingChannel } from 'node:diagnostics_channel';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import ky from 'ky';
 import { Linkgate } from '../src/index.js';
+import { startAccountApi } from './support/account-api.js';
 
 const TARGET = 1.3;
 const CALLS = Number(process.env.CALLS ?? 2000);
 const ROUNDS = Number(process.env.ROUNDS ?? 7);
 
-const body = JSON.stringify({
-  error: 0,
-  data: {
-    id: 1,
-    email: 'admin@example.com',
-    username: 'admin',
-    avatar: 'https://www.gravatar.com/avatar/admin?d=identicon',
-    status: 'pro',
-    expires: null,
-    registered: '2026-01-01 00:00:00',
-  },
-});
-const reset = String(Math.ceil(Date.now() / 1000) + 3600);
-const server = createServer((_req, res) => {
-  // A generous budget, so the limiter never holds a call and only its bookkeeping is measured.
-  res.writeHead(200, {
-    'Content-Type': 'application/json',
-    'Content-Length': Buffer.byteLength(body),
-    'X-RateLimit-Limit': '1000000000',
-    'X-RateLimit-Remaining': '999999999',
-    'X-RateLimit-Reset': reset,
-  });
-  res.end(body);
-});
-await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+// A generous budget, so the limiter never holds a call and only its bookkeeping is measured.
+const server = await startAccountApi();
+const { baseUrl } = server;
 const apiKey = 'bench-key-0123456789abcdef';
 const client = new Linkgate({ apiKey, baseUrl });
 
