@@ -2,10 +2,11 @@
 // Redis runs alternate between two stores on two connections, so every rule is also proven across "processes".
 import { MemoryRateLimitStore, type RateLimitStore } from 'linkgate';
 import { RedisRateLimitStore } from 'linkgate/redis';
-import { afterAll, beforeAll, describe } from 'vitest';
+import { beforeAll, describe } from 'vitest';
 import { rateLimitStoreContract } from './support/rate-limit-store-contract.js';
-import { CLIENT_LIBRARIES, type ConnectedClient, connectClient } from './support/redis-clients.js';
-import { describeWithRedis, type RedisServer, startRedisServer } from './support/redis-server.js';
+import { CLIENT_LIBRARIES } from './support/redis-clients.js';
+import { describeWithRedis } from './support/redis-server.js';
+import { useClients, useRedisServer } from './support/redis-suite.js';
 
 const fail = (line: string): never => {
   throw new Error(`the store fell back to the in-process budget: ${line}`);
@@ -17,29 +18,18 @@ describe('MemoryRateLimitStore, by the RateLimitStore contract', () => {
 });
 
 describeWithRedis('RedisRateLimitStore, by the RateLimitStore contract', () => {
-  let server: RedisServer;
-  beforeAll(async () => {
-    server = await startRedisServer();
-  });
-  afterAll(async () => {
-    await server?.stop();
-  });
+  const server = useRedisServer();
 
   describe.each(CLIENT_LIBRARIES)('on %s', (library) => {
-    const connections: ConnectedClient[] = [];
+    const connections = useClients(library, server, 2);
     const stores: RedisRateLimitStore[] = [];
     let turn = 0;
-    beforeAll(async () => {
-      for (let i = 0; i < 2; i++) {
-        const connected = await connectClient(library, server.url);
-        connections.push(connected);
+    beforeAll(() => {
+      for (const connected of connections) {
         // A fallback to the in-process budget would hide a broken script, so here it fails the test instead.
         const logger = { info: () => {}, warn: (line: string) => fail(line) };
         stores.push(new RedisRateLimitStore({ client: connected.client, timeoutMs: 5_000, logger }));
       }
-    });
-    afterAll(async () => {
-      for (const connected of connections) await connected.close();
     });
     // observe() does not wait for Redis; a PING behind it on the same connection does, so the next step sees it.
     const settled = (i: number): RateLimitStore => {

@@ -1,9 +1,10 @@
 // The adapter the Redis stores share: the same few commands on node-redis and on ioredis, against a real redis-server.
 import { RedisRateLimitStore } from 'linkgate/redis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { redisConnection, redisScript } from '../../src/redis/redis-client.js';
-import { CLIENT_LIBRARIES, type ConnectedClient, connectClient } from './support/redis-clients.js';
-import { describeWithRedis, type RedisServer, startRedisServer } from './support/redis-server.js';
+import { CLIENT_LIBRARIES, connectClient } from './support/redis-clients.js';
+import { describeWithRedis } from './support/redis-server.js';
+import { useClient, useRedisServer } from './support/redis-suite.js';
 
 const unique = () => `test:${Math.random().toString(36).slice(2)}`;
 
@@ -39,22 +40,10 @@ describe('a client that is neither library', () => {
 });
 
 describeWithRedis('the Redis adapter', () => {
-  let server: RedisServer;
-  beforeAll(async () => {
-    server = await startRedisServer();
-  });
-  afterAll(async () => {
-    await server?.stop();
-  });
+  const server = useRedisServer();
 
   describe.each(CLIENT_LIBRARIES)('on %s', (library) => {
-    let connected: ConnectedClient;
-    beforeAll(async () => {
-      connected = await connectClient(library, server.url);
-    });
-    afterAll(async () => {
-      await connected?.close();
-    });
+    const connected = useClient(library, server);
     const redis = () => redisConnection(connected.client, 'test', 1_000);
 
     it('sets a key only when it is absent (SET NX PX), with the expiry given', async () => {

@@ -3,10 +3,11 @@
 // store's rules themselves are the contract's (dedupe-store-contract.test.ts).
 import { RedisDedupeStore } from 'linkgate/redis';
 import { createTestDelivery, createWebhookHandler, type WebhookHandlerOptions } from 'linkgate/webhooks';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { messageReceived, TENANT_SECRET } from '../webhooks/support/fixtures.js';
-import { CLIENT_LIBRARIES, type ConnectedClient, connectClient } from './support/redis-clients.js';
-import { describeWithRedis, type RedisServer, startRedisServer } from './support/redis-server.js';
+import { CLIENT_LIBRARIES, connectClient } from './support/redis-clients.js';
+import { describeWithRedis } from './support/redis-server.js';
+import { recordingLogger, restartRedisAfterEach, useClient, useRedisServer } from './support/redis-suite.js';
 
 const DAY_MS = 86_400_000;
 
@@ -14,41 +15,17 @@ const DAY_MS = 86_400_000;
 const deliver = (deliveryId: string) =>
   createTestDelivery({ event: messageReceived, secret: TENANT_SECRET, deliveryId }).request;
 
-function recordingLogger() {
-  const lines: string[] = [];
-  return {
-    lines,
-    warn: (line: string) => lines.push(`warn: ${line}`),
-    info: (line: string) => lines.push(`info: ${line}`),
-  };
-}
-
 describeWithRedis('RedisDedupeStore', () => {
-  let redis: RedisServer;
-  beforeAll(async () => {
-    redis = await startRedisServer();
-  });
-  afterAll(async () => {
-    await redis?.stop();
-  });
+  const redis = useRedisServer();
 
   describe.each(CLIENT_LIBRARIES)('on %s', (library) => {
-    let connected: ConnectedClient;
+    const connected = useClient(library, redis);
+    // A test that stopped Redis leaves it running again for the next.
+    restartRedisAfterEach(redis);
     let n = 0;
     const id = () => `${library}-${Date.now()}-${++n}`;
     const handlerWith = (store: RedisDedupeStore, options: Partial<WebhookHandlerOptions> = {}) =>
       createWebhookHandler({ secret: TENANT_SECRET, dedupe: store, onError: () => {}, ...options });
-
-    beforeAll(async () => {
-      connected = await connectClient(library, redis.url);
-    });
-    afterAll(async () => {
-      await connected?.close();
-    });
-    afterEach(async () => {
-      // A test that stopped Redis leaves it running again for the next.
-      if (redis.pid() === null) await redis.restart();
-    });
 
     it('holds a claim under <prefix>:dedupe:<key> for the claim TTL while the handler runs, then a done mark for dedupeTtlMs', async () => {
       const store = new RedisDedupeStore({ client: connected.client, prefix: 'hooks' });

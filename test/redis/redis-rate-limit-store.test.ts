@@ -3,23 +3,14 @@
 import { Linkgate } from 'linkgate';
 import { type MockServer, startMockServer } from 'linkgate/mock';
 import { RedisRateLimitStore } from 'linkgate/redis';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { systemClock } from '../../src/core/clock.js';
 import { RateLimiter } from '../../src/core/rate-limiter.js';
-import { CLIENT_LIBRARIES, type ConnectedClient, connectClient } from './support/redis-clients.js';
-import { describeWithRedis, type RedisServer, startRedisServer } from './support/redis-server.js';
+import { CLIENT_LIBRARIES, connectClient } from './support/redis-clients.js';
+import { describeWithRedis } from './support/redis-server.js';
+import { recordingLogger, restartRedisAfterEach, useClient, useRedisServer } from './support/redis-suite.js';
 
 const ASSUMED = { limit: 30, windowMs: 60_000 };
-
-/** A logger that keeps its lines. */
-function recordingLogger() {
-  const lines: string[] = [];
-  return {
-    lines,
-    warn: (line: string) => lines.push(`warn: ${line}`),
-    info: (line: string) => lines.push(`info: ${line}`),
-  };
-}
 
 describe('RedisRateLimitStore with a logger that throws', () => {
   it('does not let it end the process when an answer cannot reach Redis', async () => {
@@ -48,29 +39,19 @@ describe('RedisRateLimitStore with a logger that throws', () => {
 });
 
 describeWithRedis('RedisRateLimitStore', () => {
-  let redis: RedisServer;
+  const redis = useRedisServer();
   let mock: MockServer;
   beforeAll(async () => {
-    redis = await startRedisServer();
     mock = await startMockServer({ seed: 'empty' });
   });
   afterAll(async () => {
     await mock?.close();
-    await redis?.stop();
   });
 
   describe.each(CLIENT_LIBRARIES)('on %s', (library) => {
-    let connected: ConnectedClient;
-    beforeAll(async () => {
-      connected = await connectClient(library, redis.url);
-    });
-    afterAll(async () => {
-      await connected?.close();
-    });
-    afterEach(async () => {
-      // A test that stopped Redis leaves it running again for the next.
-      if (redis.pid() === null) await redis.restart();
-    });
+    const connected = useClient(library, redis);
+    // A test that stopped Redis leaves it running again for the next.
+    restartRedisAfterEach(redis);
 
     it("keeps a client's budget under one hash-tagged key holding a fingerprint of the API key, never the key, expiring an hour after its window", async () => {
       await connected.command(['FLUSHALL']);
