@@ -1,19 +1,13 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createMockBackend } from 'linkgate/mock';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildBrowserExample, serveDirectory } from '../../examples/browser/serve.js';
+import { chromiumAvailable, launchChromium } from './support/chromium.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) {
-  console.warn(
-    `\n!!! test/browser SKIPPED: ${CHROMIUM} does not exist, so the SDK was NOT proved in a real browser.\n` +
-      '!!! Install it (apt-get install chromium; .ci/run does this) and run the tests again.\n',
-  );
-}
+const hasChromium = chromiumAvailable('test/browser', 'the SDK');
 
 describe.skipIf(!hasChromium)('the browser example in headless Chromium', () => {
   let dir: string;
@@ -24,17 +18,7 @@ describe.skipIf(!hasChromium)('the browser example in headless Chromium', () => 
     dir = mkdtempSync(join(tmpdir(), 'linkgate-browser-'));
     await buildBrowserExample(dir);
     served = await serveDirectory(dir);
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--no-first-run',
-      ],
-    });
+    browser = await launchChromium();
   }, 60_000);
 
   afterAll(async () => {

@@ -1,39 +1,21 @@
-import { existsSync } from 'node:fs';
 import { decodeQrImage } from 'linkgate/webhooks';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAIRING_QR_OPTIONS } from '../../mock/simulators/pairing-simulator.js';
 import { type CliServer, type NodeProcess, spawnNode, startCli } from '../e2e/support/processes.js';
 import { decodePalettePng, drawnModules, expectedModules } from '../mock/support/png.js';
 import { runInspectorScenario } from './inspector-scenario.js';
+import { chromiumAvailable, launchChromium } from './support/chromium.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) {
-  console.warn(
-    `\n!!! test/browser/inspector SKIPPED: ${CHROMIUM} does not exist, so the inspector page was NOT proved in a real browser.\n` +
-      '!!! Install it (apt-get install chromium; .ci/run does this) and run the tests again.\n',
-  );
-}
+const hasChromium = chromiumAvailable('test/browser/inspector', 'the inspector page');
 
 const TOKEN = 'ctl_inspector_browser_0123456789';
 
 describe.skipIf(!hasChromium)('the inspector page of linkgate mock, in headless Chromium', () => {
   let browser: Browser;
 
-  // Playwright starts Chromium on a fresh temporary profile of its own each launch.
   beforeAll(async () => {
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--no-first-run',
-      ],
-    });
+    browser = await launchChromium();
   }, 60_000);
 
   afterAll(async () => {
