@@ -1,5 +1,5 @@
-import { type RedisConnection, redisConnection, redisScript } from './redis-client.js';
-import { checkPrefix, type RedisStoreOptions } from './redis-store-options.js';
+import { type RedisConnection, redisScript } from './redis-client.js';
+import { type RedisStoreOptions, setUpRedisStore } from './redis-store-options.js';
 
 /** The value of a handled key; a claim's value is `claim:<token>`, so only its maker can release it. */
 const DONE = 'done';
@@ -71,15 +71,10 @@ export class RedisDedupeStore {
 
   /** Takes your connected client; throws a TypeError naming what to pass when `client` is neither library's. */
   constructor(options: RedisStoreOptions) {
-    const owner = 'RedisDedupeStore';
-    if (typeof options !== 'object' || options === null) {
-      throw new TypeError(
-        `${owner}: pass an options object: new ${owner}({ client }) with your connected Redis client.`,
-      );
-    }
-    this.#redis = redisConnection(options.client, owner, options.timeoutMs);
-    this.#prefix = checkPrefix(options.prefix, owner);
-    this.#logger = options.logger ?? console;
+    const { redis, prefix, logger } = setUpRedisStore(options, 'RedisDedupeStore');
+    this.#redis = redis;
+    this.#prefix = prefix;
+    this.#logger = logger;
   }
 
   /** True when `id` is claimed or done. */

@@ -7,8 +7,8 @@ import {
   type TakeResult,
 } from '../core/rate-limit-store.js';
 import { BLOCK, OBSERVE, TAKE } from './rate-limit-scripts.js';
-import { type RedisConnection, redisConnection } from './redis-client.js';
-import { checkPrefix, type RedisStoreOptions } from './redis-store-options.js';
+import type { RedisConnection } from './redis-client.js';
+import { type RedisStoreOptions, setUpRedisStore } from './redis-store-options.js';
 
 /** A budget key outlives its window by this much, so the limit an answer stated is still known in the next window. */
 const KEY_MARGIN_MS = 3_600_000;
@@ -61,15 +61,10 @@ export class RedisRateLimitStore implements RateLimitStore {
 
   /** Takes your connected client; throws a TypeError naming what to pass when `client` is neither library's. */
   constructor(options: RedisStoreOptions) {
-    const owner = 'RedisRateLimitStore';
-    if (typeof options !== 'object' || options === null) {
-      throw new TypeError(
-        `${owner}: pass an options object: new ${owner}({ client }) with your connected Redis client.`,
-      );
-    }
-    this.#redis = redisConnection(options.client, owner, options.timeoutMs);
-    this.#prefix = checkPrefix(options.prefix, owner);
-    this.#logger = options.logger ?? console;
+    const { redis, prefix, logger } = setUpRedisStore(options, 'RedisRateLimitStore');
+    this.#redis = redis;
+    this.#prefix = prefix;
+    this.#logger = logger;
   }
 
   /** Takes one request from the shared budget (see {@link RateLimitStore.take}). */

@@ -1,5 +1,5 @@
 import type { Logger } from '../core/logger.js';
-import type { RedisClientLike } from './redis-client.js';
+import { type RedisClientLike, type RedisConnection, redisConnection } from './redis-client.js';
 
 /** Options of the Redis stores ({@link RedisRateLimitStore}, and the dedupe store). */
 export interface RedisStoreOptions {
@@ -26,6 +26,25 @@ export interface RedisStoreOptions {
    * @default 2000
    */
   timeoutMs?: number;
+}
+
+/** What every Redis store's constructor makes of its options: the connection, the prefix and the logger. */
+export interface RedisStoreSetup {
+  redis: RedisConnection;
+  prefix: string;
+  logger: Pick<Logger, 'warn' | 'info'>;
+}
+
+/** Checks a Redis store's options and sets it up; `owner` names the store in the TypeErrors it throws. */
+export function setUpRedisStore(options: RedisStoreOptions, owner: string): RedisStoreSetup {
+  if (typeof options !== 'object' || options === null) {
+    throw new TypeError(`${owner}: pass an options object: new ${owner}({ client }) with your connected Redis client.`);
+  }
+  return {
+    redis: redisConnection(options.client, owner, options.timeoutMs),
+    prefix: checkPrefix(options.prefix, owner),
+    logger: options.logger ?? console,
+  };
 }
 
 /** What every Redis store checks in its options; `owner` names the store in the errors. */
