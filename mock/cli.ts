@@ -19,6 +19,10 @@ const HELP = `Usage: linkgate mock [options]
 Serves a stateful reference backend of the management API (/api/...) and the messaging gateway over HTTP,
 with CORS for browser apps. Data lives in memory and is gone when the server stops.
 
+Inspector: the banner prints a link, http://<host>:<port>/#token=<control token>; open it in a browser
+for a live page of the data, deliveries, circuits, dead letters and pairing. The token stays in the
+link's fragment, so it is never sent in a request line or printed in the log.
+
 Options:
   --port <n>            TCP port, 0 for any free port                    (default 4010)
   --host <address>      interface to bind; 0.0.0.0 exposes it on the LAN (default 127.0.0.1)

@@ -202,6 +202,9 @@ describe('linkgate mock', () => {
     expect(run.out()).toContain('Usage: linkgate mock');
     expect(run.out()).toContain('--variant <names>');
     expect(run.out()).toContain('--quiet');
+    // The inspector page is found from the help too, not only from the banner of a running server.
+    expect(run.out()).toMatch(/Inspector: .*http:\/\/<host>:<port>\/#token=<control token>/);
+    expect(run.out()).toContain('live page of the data, deliveries, circuits, dead letters and pairing');
     // The rule --control-token is checked against is stated where the flag is described.
     expect(run.out()).toMatch(
       /--control-token <t>\s+token of the \/__mock\/ control API: 8 or more\s+characters, no spaces/,
