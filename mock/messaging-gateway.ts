@@ -132,7 +132,11 @@ export class Gateway<C extends Clock = Clock> {
     this.#origin = origin.replace(/\/$/, '');
   }
 
-  /** Listens to lifecycle events: `attempt`, `delivered`, `exhausted`, `dead-lettered`, `evicted`, `circuit`, `dropped`. */
+  /**
+   * Listens to lifecycle events: `attempt`, `delivered`, `exhausted`, `dead-lettered`, `evicted`, `circuit`, `dropped`,
+   * `published` (every event handed to delivery, before routing: pairing frames, messages, receipts, statuses) and
+   * `reset` (after `reset()` or `POST /__mock/reset`).
+   */
   on<K extends keyof GatewayLifecycle>(event: K, listener: (payload: GatewayLifecycle[K]) => void): Unsubscribe {
     return this.engine.on(event, listener);
   }

@@ -64,6 +64,8 @@ export interface GatewayLifecycle extends Record<string, unknown> {
   dropped: DroppedEvent;
   /** An event was handed to the engine, before routing: pairing frames, receipts, statuses, messages (the inspector's feed). */
   published: OutboundEvent;
+  /** The gateway was reset (`POST /__mock/reset`, `reset()`): what a listener kept of earlier events is stale. */
+  reset: Record<string, never>;
 }
 
 /** Options of a {@link GatewayEngine}. */
@@ -470,6 +472,7 @@ export class GatewayEngine {
     this.#counts = { published: 0, replayed: 0, delivered: 0, deadLettered: 0, dropped: 0 };
     this.deadLetters.clear();
     this.faults.clear();
+    this.#emitter.emit('reset', {});
   }
 
   #dispatchDue(): void {

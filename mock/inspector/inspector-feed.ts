@@ -65,9 +65,18 @@ export class InspectorFeed {
     this.#tickMs = options.tickMs ?? 5_000;
     // The log is kept from the start (bounded: a frame per device, 50 messages), so a page opened mid-pairing
     // shows the current frame and the messages sent before it opened.
-    this.#stopLog = backend.gateway.on('published', (e) => {
+    const stopRecording = backend.gateway.on('published', (e) => {
       if (this.#log.record(e)) this.touch();
     });
+    // A reset forgets the messages and frames with everything else, so the page shows none from before it.
+    const stopClearing = backend.gateway.on('reset', () => {
+      this.#log.clear();
+      this.touch();
+    });
+    this.#stopLog = () => {
+      stopRecording();
+      stopClearing();
+    };
   }
 
   /** Readers connected now. */

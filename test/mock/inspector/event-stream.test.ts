@@ -189,6 +189,28 @@ describe('GET /__mock/events, the inspector feed', () => {
     }
   });
 
+  it('shows no messages from before POST /__mock/reset, in open feeds and in pages opened later', async () => {
+    await start();
+    const inbound = (await control('/__mock/devices', {})).json;
+    await control('/__mock/simulate/message', { device_id: inbound.id, sender: '15551230000', text: 'before reset' });
+    const open = await openFeed(server.url, TOKEN);
+    try {
+      expect((await open.next('snapshot')).data.messages).toHaveLength(1);
+      expect((await control('/__mock/reset', {})).status).toBe(200);
+      await open.next('messages', (m) => m.length === 0);
+    } finally {
+      open.close();
+    }
+    const later = await openFeed(server.url, TOKEN);
+    try {
+      const { data } = await later.next('snapshot');
+      expect(data.messages).toEqual([]);
+      expect(JSON.stringify(data)).not.toContain('before reset');
+    } finally {
+      later.close();
+    }
+  });
+
   it('ends open feeds when the server closes, so close() does not wait for readers', async () => {
     await start();
     const feed = await openFeed(server.url, TOKEN);
