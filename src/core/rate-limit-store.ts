@@ -61,21 +61,16 @@ export const DEFAULT_ASSUMED_WINDOW: Readonly<AssumedWindow> = { limit: 30, wind
  * `key` is a fingerprint of the API key and origin, never the key itself. `inFlight` is the number of requests this
  * process has sent and not yet seen answered: they may still count against the budget.
  *
+ * For processes that share a key through Redis, `linkgate/redis` has one: `RedisRateLimitStore`, on your connected
+ * node-redis or ioredis client (each method one Lua script, so every read-modify-write is atomic).
+ *
  * @example
- * // Outline of a Redis store (each method one Lua script, so the read-modify-write is atomic):
- * class RedisRateLimitStore implements RateLimitStore {
- *   constructor(private redis: Redis) {}
- *   async take(key, now, inFlight, assumed) {
- *     // HGETALL key -> state; if none or now >= resetAt: state = { limit, remaining: limit - inFlight,
- *     // resetAt: now + windowMs, provisional: 1 }; if remaining > 0: HINCRBY remaining -1, granted.
- *     const [granted, limit, remaining, resetAt, provisional] = await this.redis.evalsha(TAKE, 1, key, now, inFlight,
- *       assumed.limit, assumed.windowMs);
- *     return { granted: granted === 1, state: { limit, remaining, resetAt, provisional: provisional === 1 } };
- *   }
- *   async observe(key, seen, inFlight, now) { await this.redis.evalsha(OBSERVE, 1, key, ...) } // same merge as memory
- *   async block(key, resetAt) { await this.redis.evalsha(BLOCK, 1, key, resetAt) }
- * }
- * new Linkgate({ rateLimitStore: new RedisRateLimitStore(redis) });
+ * import { createClient } from 'redis';
+ * import { RedisRateLimitStore } from 'linkgate/redis';
+ *
+ * const redis = createClient({ url: process.env.REDIS_URL });
+ * await redis.connect();
+ * const client = new Linkgate({ apiKey, rateLimitStore: new RedisRateLimitStore({ client: redis }) });
  */
 export interface RateLimitStore {
   /**

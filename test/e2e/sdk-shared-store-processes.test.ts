@@ -17,9 +17,10 @@ import {
 const ADMIN_KEY = 'e2e-shared-store-processes-key-01';
 
 /**
- * The guide's store ("Several processes, one key") is on Redis, which this machine has not, so the program implements
- * the same `RateLimitStore` contract on a JSON file under a lock directory (the MemoryRateLimitStore's rules, made
- * atomic across processes), and fires its creates all at once, as a worker with a batch would.
+ * A store a user writes for themselves: the program implements the `RateLimitStore` contract on a JSON file under a
+ * lock directory (the MemoryRateLimitStore's rules, made atomic across processes), and fires its creates all at once,
+ * as a worker with a batch would. The Redis store of `linkgate/redis` is proven the same way in
+ * redis-rate-budget-workers.test.ts.
  */
 const SHARED_STORE_PROGRAM = `
 import { mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
