@@ -1,4 +1,6 @@
-import { sha1Hex } from './sha1.js';
+// Synchronous, unlike Web Crypto's digest: a command waiting for its script's hash would reach Redis after commands
+// sent later on the same connection, and the stores rely on one connection's commands arriving in order.
+import { createHash } from 'node:crypto';
 
 /**
  * A connected Redis client of either library linkgate supports: node-redis v6 (`createClient()` from `redis`, after
@@ -37,7 +39,7 @@ type IoRedisShape = Extract<RedisClientLike, { evalsha: unknown }>;
 /** A Lua script and its SHA-1, which Redis caches scripts by. */
 export interface RedisScript {
   readonly source: string;
-  /** The hex SHA-1 of `source`, computed once, synchronously (see {@link sha1Hex}). */
+  /** The hex SHA-1 of `source`, computed once, synchronously. */
   sha(): string;
 }
 
@@ -47,7 +49,7 @@ export function redisScript(source: string): RedisScript {
   return {
     source,
     sha: () => {
-      sha ??= sha1Hex(source);
+      sha ??= createHash('sha1').update(source).digest('hex');
       return sha;
     },
   };
