@@ -158,7 +158,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookReq
     const { event, deliveryId } = delivery;
     const fn = (event.known ? on[event.event] : options.onUnknown) as EventHandler<typeof event> | undefined;
     // An event nobody handles is acknowledged without asking the dedupe store.
-    if (!fn) return new Response(ACK_BODY, { status: 200, headers: JSON_HEADERS });
+    if (!fn) return acknowledged();
 
     const context: DeliveryContext = { deliveryId, request };
     const failure: HandlerFailureContext = { event: event.event, acknowledged: false };
@@ -174,7 +174,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookReq
         report(error, failure);
         return internalError();
       }
-      if (found === 'done') return new Response(ACK_BODY, { status: 200, headers: JSON_HEADERS });
+      if (found === 'done') return acknowledged();
       if (found === 'in_progress') return answer(503, IN_PROGRESS.toJSON());
     }
     const outcome = await runWithAckTimeout(
@@ -205,7 +205,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookReq
         report(doneError, { ...failure, acknowledged: true });
       }
     }
-    return new Response(ACK_BODY, { status: 200, headers: JSON_HEADERS });
+    return acknowledged();
   };
   return Object.assign(handle, { maxBodyBytes: verifier.maxBodyBytes, bodyTimeoutMs: verifier.bodyTimeoutMs });
 }
@@ -214,6 +214,11 @@ const IN_PROGRESS = new WebhookVerificationError(
   'in_progress',
   'Another copy of this delivery is being handled; answering 503 so the gateway retries it later.',
 );
+
+/** 200 `{"status":"success"}`: handled, or nothing to handle (a duplicate, an event without a handler). */
+function acknowledged(): Response {
+  return new Response(ACK_BODY, { status: 200, headers: JSON_HEADERS });
+}
 
 function internalError(): Response {
   return answer(500, {
