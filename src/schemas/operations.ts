@@ -47,6 +47,12 @@ export const updateAccount = operation({
   select: toMessage,
 });
 
+/** The spec's rule for a domain's two redirects (full URLs with their scheme), on create and update alike. */
+const domainRedirectRules = () => ({
+  redirectroot: z.optional(httpUrl('where visitors of the bare domain go')),
+  redirect404: z.optional(httpUrl('the custom 404 redirect')),
+});
+
 export const listDomains = operation({
   id: 'domains.list',
   method: 'GET',
@@ -65,8 +71,7 @@ export const createDomain = operation({
   bodyRules: z.object({
     ...DomainCreate.shape,
     domain: httpUrl('the branded domain'),
-    redirectroot: z.optional(httpUrl('where visitors of the bare domain go')),
-    redirect404: z.optional(httpUrl('the custom 404 redirect')),
+    ...domainRedirectRules(),
   }),
   response: CreatedEnvelope,
   select: toId,
@@ -79,8 +84,7 @@ export const updateDomain = operation({
   body: DomainUpdate,
   bodyRules: z.object({
     ...DomainUpdate.shape,
-    redirectroot: z.optional(httpUrl('where visitors of the bare domain go')),
-    redirect404: z.optional(httpUrl('the custom 404 redirect')),
+    ...domainRedirectRules(),
   }),
   response: MessageEnvelope,
   select: toMessage,
