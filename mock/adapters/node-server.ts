@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import type { Clock } from '../../src/core/clock.js';
 import { type BackendCore, createBackendCore, type MockBackendOptions } from '../backend.js';
 import { unreadableCharset, unreadableCharsetResponse } from '../http/body-charset.js';
@@ -40,7 +40,10 @@ export interface MockServer<B extends MockRequestHandler = BackendCore> {
   url: string;
   /** The backend answering the requests. */
   backend: B;
-  /** Stops listening, lets requests in flight finish, closes idle keep-alive connections; resolves when closed. */
+  /**
+   * Stops listening, lets requests in flight finish, closes idle keep-alive connections and connections that have
+   * sent nothing yet; resolves when closed.
+   */
   close(): Promise<void>;
 }
 
@@ -86,6 +89,13 @@ export async function startMockServer<B extends MockRequestHandler = BackendCore
     serve(backend, req, res);
   };
   const server = createServer({ keepAliveTimeout: 5_000 }, handler);
+  // Node's closeIdleConnections() leaves a connection alone until its first request, and undici opens one ahead
+  // after a streamed answer is aborted (the inspector feed): close() would wait ~3 s for the client to drop it.
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
   // `Expect: 100-continue` (curl sends it for bodies over 1 MB): a body the mock would refuse is refused before the
   // client sends it, instead of inviting it with 100 Continue and then cutting the upload short.
   server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
@@ -115,6 +125,7 @@ export async function startMockServer<B extends MockRequestHandler = BackendCore
         inspector?.close();
         server.close((err) => (err ? reject(err) : resolve()));
         server.closeIdleConnections();
+        for (const socket of sockets) if (socket.bytesRead === 0) socket.destroy();
       }),
   };
 }

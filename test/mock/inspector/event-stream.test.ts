@@ -221,4 +221,18 @@ describe('GET /__mock/events, the inspector feed', () => {
     expect(performance.now() - started).toBeLessThan(2_000);
     feed.close();
   });
+
+  it('closes at once after a reader hung up on a feed opened on a keep-alive client (fetch opens a spare connection then)', async () => {
+    await start();
+    expect((await control('/__mock/reset', {})).status).toBe(200);
+    const feed = await openFeed(server.url, TOKEN);
+    await feed.next('snapshot');
+    feed.close();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const started = performance.now();
+    await server.close();
+    closed = true;
+    // It waited ~3 s for fetch to drop its spare connection before close() dropped connections that sent nothing.
+    expect(performance.now() - started).toBeLessThan(1_000);
+  });
 });
