@@ -114,10 +114,10 @@ async function plan(event: EventName, options: TriggerOptions, wrongSecret: stri
       } as Parameters<typeof createTestDelivery>[0]);
     } catch (error) {
       // The builder names its option; the user typed a flag.
-      const message = (error as Error).message.replace(
-        /options\.set\[("(?:[^"\\]|\\.)*")\]/g,
-        (_, quoted: string) => `--set ${JSON.parse(quoted)}`,
-      );
+      const message = (error as Error).message.replace(/options\.set\[("(?:[^"\\]|\\.)*")\]/g, (_, quoted: string) => {
+        const path = JSON.parse(quoted) as string;
+        return `${overrides.some((o) => o.unset && o.path === path) ? '--unset' : '--set'} ${path}`;
+      });
       throw new TriggerUsageError(message.replace(/^createTestDelivery: /, ''));
     }
   };
@@ -126,7 +126,7 @@ async function plan(event: EventName, options: TriggerOptions, wrongSecret: stri
   // A phone number or id typed as digits parses as a JSON number; where the schema wants text, the text is meant.
   const wrongType = (d: TestDelivery, path: string) =>
     d.issues.some((i) => i.code === 'invalid_type' && i.path.map(String).join('.') === path);
-  const retyped = overrides.filter((o) => typeof o.value !== 'string' && wrongType(delivery, o.path));
+  const retyped = overrides.filter((o) => !o.unset && typeof o.value !== 'string' && wrongType(delivery, o.path));
   if (retyped.length > 0) {
     const asText = overrides.map((o) => (retyped.includes(o) ? { ...o, value: o.text } : o));
     const candidate = build(asText);
@@ -140,11 +140,18 @@ async function plan(event: EventName, options: TriggerOptions, wrongSecret: stri
   if (delivery.issues.length > 0 && !options.allowInvalid) {
     const listed = delivery.issues.map(describeIssue).join('; ');
     throw new TriggerUsageError(
-      `--set makes the ${event} payload invalid: ${listed}. Fix the value, or pass --allow-invalid to ${breaking.length === 0 ? 'add the field anyway (receivers must accept fields they do not know)' : "send it anyway (to test your receiver's 400)"}.`,
+      `${flagsOf(options.overrides)} the ${event} payload invalid: ${listed}. Fix the value, or pass --allow-invalid to ${breaking.length === 0 ? 'add the field anyway (receivers must accept fields they do not know)' : "send it anyway (to test your receiver's 400)"}.`,
     );
   }
   const check: TriggerCheck = breaking.length > 0 && options.check === 'delivery' ? 'invalid' : options.check;
   return { event, delivery, check };
+}
+
+/** The flags that changed the payload, with the verb: `--set makes`, `--unset makes`, `--set and --unset make`. */
+function flagsOf(overrides: readonly Override[]): string {
+  const unset = overrides.some((o) => o.unset);
+  const set = overrides.some((o) => !o.unset);
+  return set && unset ? '--set and --unset make' : unset ? '--unset makes' : '--set makes';
 }
 
 /** `data.status_code: <rule>`, as the receivers' own refusals word it. */

@@ -24,6 +24,10 @@ Options:
                         value is JSON when it parses (3, true, null, {"a":1}, "x"),
                         else text, and always text where the schema wants text
                         (data.sender=628123 stays "628123"); repeatable         (default: none)
+  --unset <path>        remove a field of the payload by dot path, e.g. --unset data.text,
+                        to see your receiver refuse what lacks a required field
+                        (with --allow-invalid) or accept what lacks an optional one;
+                        repeatable                                              (default: none)
   --device <id>         the device id, in the header and the payload's device_id (default device-1)
   --delivery-id <id>    the X-Service-Delivery-ID                               (default: fresh)
   --duplicate           send the same delivery twice; the second must get 200 too
@@ -40,6 +44,7 @@ Options:
 Examples:
   npx linkgate trigger message.received --to http://localhost:8000/webhooks --secret whsec_live_0123…
   npx linkgate trigger message.ack --set data.status=read --set data.status_code=3 --to … --secret …
+  npx linkgate trigger message.received --unset data.sender --allow-invalid --to … --secret …
   npx linkgate trigger --all --wrong-secret --to … --secret …
 `;
 
@@ -48,6 +53,7 @@ const FLAGS = {
   to: { type: 'string' },
   secret: { type: 'string' },
   set: { type: 'string', multiple: true },
+  unset: { type: 'string', multiple: true },
   device: { type: 'string' },
   'delivery-id': { type: 'string' },
   duplicate: { type: 'boolean' },
@@ -69,11 +75,14 @@ export class TriggerUsageError extends Error {
   override name = 'TriggerUsageError';
 }
 
-/** One --set, as typed and as read. */
+/** One --set (or --unset), as typed and as read. */
 export interface Override {
   path: string;
   text: string;
+  /** undefined for an --unset: the builder removes the field. */
   value: unknown;
+  /** Given as --unset: the field is removed, never retyped. */
+  unset?: boolean;
 }
 
 /** What the flags ask for. */
@@ -113,7 +122,8 @@ function checkOptions({ values, positionals }: Flags, env: Environment): Trigger
   let events: EventName[];
   if (values.all) {
     if (event !== undefined) throw new TriggerUsageError(`Pass an event or --all, not both; got "${event}" and --all.`);
-    if (values.set) throw new TriggerUsageError("--set changes one event's payload; pass an event instead of --all.");
+    const change = values.set ? '--set' : values.unset ? '--unset' : undefined;
+    if (change) throw new TriggerUsageError(`${change} changes one event's payload; pass an event instead of --all.`);
     if (values['delivery-id']) {
       throw new TriggerUsageError('--delivery-id names one delivery; with --all each event gets its own fresh id.');
     }
@@ -135,7 +145,7 @@ function checkOptions({ values, positionals }: Flags, env: Environment): Trigger
     events,
     to: parseReceiverUrl(values.to),
     secret: parseSecret(values.secret, env),
-    overrides: (values.set ?? []).map(parseOverride),
+    overrides: [...(values.set ?? []).map(parseOverride), ...(values.unset ?? []).map(parseRemoval)],
     deviceId: headerValue('--device', 'device id', values.device),
     deliveryId: headerValue('--delivery-id', 'delivery id', values['delivery-id']),
     check: checks[0] ?? 'delivery',
@@ -188,15 +198,8 @@ function parseOverride(text: string): Override {
   if (at <= 0) {
     throw new TriggerUsageError(`--set takes path=value, e.g. --set data.status=read; got "${text}".`);
   }
-  const path = text.slice(0, at);
+  const path = checkPath('--set', text.slice(0, at));
   const raw = text.slice(at + 1);
-  if (
-    path.split('.').some((key) => key === '' || key === '__proto__' || key === 'prototype' || key === 'constructor')
-  ) {
-    throw new TriggerUsageError(
-      `--set ${path}: the path must be field names separated by single dots, such as data.status (__proto__, prototype and constructor are not allowed).`,
-    );
-  }
   let value: unknown = raw;
   try {
     value = JSON.parse(raw);
@@ -204,6 +207,22 @@ function parseOverride(text: string): Override {
     // Not JSON: the text itself.
   }
   return { path, text: raw, value };
+}
+
+function parseRemoval(path: string): Override {
+  return { path: checkPath('--unset', path), text: '', value: undefined, unset: true };
+}
+
+/** A payload path typed after `flag`: field names between single dots, none that would reach a prototype. */
+function checkPath(flag: string, path: string): string {
+  if (
+    path.split('.').some((key) => key === '' || key === '__proto__' || key === 'prototype' || key === 'constructor')
+  ) {
+    throw new TriggerUsageError(
+      `${flag} ${path}: the path must be field names separated by single dots, such as data.status (__proto__, prototype and constructor are not allowed).`,
+    );
+  }
+  return path;
 }
 
 function headerValue(flag: string, what: string, value: string | undefined): string | undefined {

@@ -218,6 +218,25 @@ describe('linkgate trigger against the node:http receiver example (examples/webh
       .poll(() => count(receiver.out(), 'refused a delivery: invalid_payload'), { timeout: 5000 })
       .toBe(refusals + 1);
   }, 40_000);
+
+  it('removes fields with --unset: a message without text is acknowledged, one without a sender refused with 400', async () => {
+    const refusals = count(receiver.out(), 'refused a delivery: invalid_payload');
+    const textless = await trigger(receiver.url, ['message.received', '--unset', 'data.text', '--json']);
+    expect(textless.code, textless.details).toBe(0);
+    expect(textless.report.deliveries[0]).toMatchObject({ check: 'delivery', ok: true, answers: [{ status: 200 }] });
+    const senderless = await trigger(receiver.url, [
+      'message.received',
+      '--unset',
+      'data.sender',
+      '--allow-invalid',
+      '--json',
+    ]);
+    expect(senderless.code, senderless.details).toBe(0);
+    expect(senderless.report.deliveries[0]).toMatchObject({ check: 'invalid', ok: true, answers: [{ status: 400 }] });
+    await expect
+      .poll(() => count(receiver.out(), 'refused a delivery: invalid_payload'), { timeout: 5000 })
+      .toBe(refusals + 1);
+  }, 40_000);
 });
 
 describe('linkgate trigger against the Hono receiver example (examples/webhook-receiver-hono.ts)', () => {

@@ -35,6 +35,7 @@ describe('linkgate trigger refuses a wrong command line with exit code 2, naming
     [['message.ack', 'extra', '--to', NOWHERE, '--secret', SECRET], /Unexpected argument "extra"/],
     [['message.ack', '--all', '--to', NOWHERE, '--secret', SECRET], /Pass an event or --all, not both/],
     [['--all', '--set', 'device_id=x', '--to', NOWHERE, '--secret', SECRET], /--set changes one event's payload/],
+    [['--all', '--unset', 'data.text', '--to', NOWHERE, '--secret', SECRET], /--unset changes one event's payload/],
     [['--all', '--delivery-id', 'd1', '--to', NOWHERE, '--secret', SECRET], /--delivery-id names one delivery/],
     [
       ['message.ack', '--stale', '--duplicate', '--to', NOWHERE, '--secret', SECRET],
@@ -60,6 +61,18 @@ describe('linkgate trigger refuses a wrong command line with exit code 2, naming
     [
       ['message.ack', '--set', 'data.status.x=1', '--to', NOWHERE, '--secret', SECRET],
       /--set data\.status\.x: data\.status is a string, so it has no field "x"/,
+    ],
+    [
+      ['message.received', '--unset', 'data..text', '--to', NOWHERE, '--secret', SECRET],
+      /--unset data\.\.text: the path must be field names separated by single dots/,
+    ],
+    [
+      ['message.received', '--unset', 'data.text.x', '--to', NOWHERE, '--secret', SECRET],
+      /--unset data\.text\.x: data\.text is a string, so it has no field "x"/,
+    ],
+    [
+      ['message.received', '--unset', 'data.txt', '--to', NOWHERE, '--secret', SECRET],
+      /--unset makes the message\.received payload invalid: data\.txt: "txt" is not a field of data/,
     ],
   ])('refuses %j', async (args, message) => {
     const run = await trigger(args);
@@ -111,6 +124,53 @@ describe('linkgate trigger refuses a wrong command line with exit code 2, naming
     expect(delivery.issues).toEqual([expect.stringMatching(/^data\.reaction: "reaction" is not a field of data/)]);
   });
 
+  it('refuses removing a required field, naming it, and says how to send it anyway', async () => {
+    const run = await trigger(['message.received', '--unset', 'data.sender', '--to', NOWHERE, '--secret', SECRET]);
+    expect(run.code).toBe(2);
+    expect(run.err).toMatch(
+      /--unset makes the message\.received payload invalid: data\.sender: .*Fix the value, or pass --allow-invalid to send it anyway/,
+    );
+    const both = await trigger([
+      'message.ack',
+      '--set',
+      'data.status=read',
+      '--unset',
+      'data.chat_jid',
+      '--to',
+      NOWHERE,
+      '--secret',
+      SECRET,
+    ]);
+    expect(both.err).toMatch(/--set and --unset make the message\.ack payload invalid: .*data\.chat_jid/);
+  });
+
+  it('removes fields with --unset: an optional one leaves a delivery to acknowledge, a required one (with --allow-invalid) one to refuse', async () => {
+    const send = async (path: string, ...extra: string[]) => {
+      const run = await trigger([
+        'message.received',
+        '--unset',
+        path,
+        ...extra,
+        '--to',
+        NOWHERE,
+        '--secret',
+        SECRET,
+        '--timeout',
+        '2s',
+        '--json',
+      ]);
+      return JSON.parse(run.out).deliveries[0];
+    };
+    const textless = await send('data.text');
+    expect(textless).toMatchObject({ check: 'delivery', expected: 'acknowledged', issues: [] });
+    expect(textless.payload.data).not.toHaveProperty('text');
+    expect(textless.payload.data.sender).toEqual(expect.any(String));
+    const senderless = await send('data.sender', '--allow-invalid');
+    expect(senderless).toMatchObject({ check: 'invalid', expected: 'refused' });
+    expect(senderless.payload.data).not.toHaveProperty('sender');
+    expect(senderless.issues).toEqual([expect.stringMatching(/^data\.sender: /)]);
+  });
+
   it('names the rule of a bad secret without printing the secret', async () => {
     const run = await trigger(['message.ack', '--to', NOWHERE], { WEBHOOK_SECRET: 'whsec_live_ has spaces' });
     expect(run.code).toBe(2);
@@ -126,6 +186,7 @@ describe('linkgate trigger refuses a wrong command line with exit code 2, naming
       '--to',
       '--secret',
       '--set',
+      '--unset',
       '--device',
       '--delivery-id',
       '--duplicate',
