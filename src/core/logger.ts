@@ -34,10 +34,7 @@ export function levelledLogger(
 
 /** Renders request headers for a log line with `Authorization` replaced by its scheme and `***`. */
 export function redactHeaders(headers: Record<string, string>): string {
-  const parts: string[] = [];
-  for (const [name, value] of Object.entries(headers)) {
-    const shown = name.toLowerCase() === 'authorization' ? `${value.split(' ')[0]} ***` : value;
-    parts.push(`${name}: ${shown}`);
-  }
-  return parts.join(', ');
+  return Object.entries(headers)
+    .map(([name, value]) => `${name}: ${name.toLowerCase() === 'authorization' ? `${value.split(' ')[0]} ***` : value}`)
+    .join(', ');
 }
