@@ -47,7 +47,7 @@ interface PreparedCall<S extends z.core.$ZodType, T> {
   attempt: number;
   /** The call's trace, when anyone listens on the tracing channels. */
   trace: RequestTrace | undefined;
-  /** While traced: ms held for rate limits since the last attempt was sent. */
+  /** The ms held for rate limits since the last attempt was sent (read only when the call is traced). */
   held: number;
 }
 
@@ -55,10 +55,9 @@ interface PreparedCall<S extends z.core.$ZodType, T> {
  * How one attempt ended: with an answer, or with a failure before any (connection, timeout, redirect, size); and the
  * failure it was judged to be (null for a success).
  */
-type Attempt = (
-  | { answer: Answer; response: Response; error?: undefined }
-  | { answer?: undefined; response?: undefined; error: Error }
-) & { failure: Error | null };
+type Attempt = ({ answer: Answer; response: Response } | { answer?: undefined; response?: undefined }) & {
+  failure: Error | null;
+};
 
 /** How far an answer's X-RateLimit-Reset may be from the client's clock before the clocks are taken to differ. */
 const CLOCK_AGREEMENT_MS = 3_600_000;
@@ -241,16 +240,17 @@ export class APIClient {
     extra: object,
   ): Promise<Awaited<R>> {
     const { request: spec } = call;
-    const context: HookContext = {
+    const state: HookContext = {
       operation: spec.operation,
       method: spec.method,
       route: spec.route ?? spec.path,
       attempt,
       retryCount: attempt - 1,
       rateLimit: this.rateLimit,
+      ...extra,
     };
     try {
-      return await hook({ ...context, ...extra } as S);
+      return await hook(state as S);
     } catch (thrown) {
       throw new HookFailure(this.#scrubbed(thrown));
     }
@@ -297,7 +297,7 @@ export class APIClient {
         const rateLimited = failure instanceof RateLimitError;
         const nth = rateLimited ? rateLimitAnswers + 1 : retries + 1;
         if (!this.#shouldRetry(call, failure, nth)) {
-          if (attempt.error) this.#log.error?.(`${call.name} failed: ${failure.message}`);
+          if (!attempt.answer) this.#log.error?.(`${call.name} failed: ${failure.message}`);
           throw failure;
         }
         if (rateLimited) rateLimitAnswers = nth;
@@ -366,11 +366,11 @@ export class APIClient {
     return traceAttempt((this.#traces as Traces).attempt, trace, held, () => this.#attempt(call));
   }
 
-  /** Waits for a rate limit (budget, or a rate-limit answer's reset), counting the ms when the call is traced. */
+  /** Waits for a rate limit (budget, or a rate-limit answer's reset), counting the ms for the attempt's trace. */
   async #hold(call: PreparedCall<z.core.$ZodType, unknown>, wait: Promise<void>): Promise<void> {
-    const started = call.trace && this.#clock.now();
+    const started = this.#clock.now();
     await wait;
-    if (started !== undefined) call.held += this.#clock.now() - started;
+    call.held += this.#clock.now() - started;
   }
 
   /**
@@ -391,7 +391,7 @@ export class APIClient {
     } catch (error) {
       limiter.release();
       if (error instanceof HookFailure) throw error;
-      return { error: error as Error, failure: error as Error };
+      return { failure: error as Error };
     }
     limiter.release();
     const now = this.#clock.now();
