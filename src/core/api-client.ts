@@ -165,9 +165,12 @@ export class APIClient {
     });
     this.#clock = options.clock ?? systemClock;
     this.#random = options.random ?? Math.random;
-    const logLevel = options.logLevel ?? (options.logger ? 'info' : 'off');
-    const logger = options.logger ?? (options.logLevel && options.logLevel !== 'off' ? globalThis.console : undefined);
-    this.#log = levelledLogger(logger, logLevel, (line) => this.#scrub(line));
+    // At level 'off' (the default without a logger) no level is enabled, so console is never written to then.
+    this.#log = levelledLogger(
+      options.logger ?? globalThis.console,
+      options.logLevel ?? (options.logger ? 'info' : 'off'),
+      (line) => this.#scrub(line),
+    );
     const rateLimit = options.rateLimit ?? (profile.rateLimitByDefault ? 'wait' : false);
     this.#limiter = new RateLimiter({
       clock: this.#clock,
