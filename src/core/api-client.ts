@@ -36,8 +36,8 @@ interface PreparedCall<S extends z.core.$ZodType, T> {
   request: RequestSpec<S, T>;
   /** e.g. `GET /api/domains`, for messages. */
   name: string;
-  /** Path and query below the base URL. */
-  target: string;
+  /** The full URL: base URL, path and query. */
+  url: string;
   /** This call's extra headers. */
   headers: Record<string, string> | undefined;
   timeout: number;
@@ -342,7 +342,7 @@ export class APIClient {
     return {
       request: spec,
       name: `${spec.method} ${spec.path}`,
-      target: spec.path + queryString(spec.query),
+      url: this.baseUrl + spec.path + queryString(spec.query),
       headers: options.headers,
       timeout: options.timeout ?? this.timeout,
       maxRetries: options.maxRetries ?? this.maxRetries,
@@ -384,9 +384,7 @@ export class APIClient {
     const { request: spec } = call;
     const limiter = this.#limiter;
     const started = this.#clock.now();
-    this.#log.debug?.(
-      `${spec.method} ${this.baseUrl}${call.target} sending (${redactHeaders({ ...this.#headers, ...call.headers })})`,
-    );
+    this.#log.debug?.(`${spec.method} ${call.url} sending (${redactHeaders({ ...this.#headers, ...call.headers })})`);
     let response: Response;
     let text: string;
     try {
@@ -534,7 +532,7 @@ export class APIClient {
     // The query is built by hand: ky's searchParams would parse the URL and build the Request a second time per call.
     // The base URL is joined by hand too: ky's `baseUrl` resolves it through a new Request per call, and its `prefix`
     // would also prefix a redirect's absolute target; messages name the full URL anyway.
-    let target: string | URL = this.baseUrl + call.target;
+    let target = call.url;
     let method: string = spec.method;
     let json = spec.body;
     const before = this.#hooks?.beforeRequest;
@@ -560,14 +558,14 @@ export class APIClient {
           ...(call.headers ? { headers: call.headers } : {}),
           ...(hooks ? { hooks } : {}),
         });
-        const next = this.#redirectTarget(call.name, response, String(target), redirects);
+        const next = this.#redirectTarget(call.name, response, target, redirects);
         if (next === null) {
           const text = await readBoundedText(response, this.maxResponseBytes, call.name);
           return { response, text };
         }
         discard(response);
-        // As fetch does: 303, and 301/302 after a POST, become a GET without a body.
-        if (response.status === 303 || ((response.status === 301 || response.status === 302) && method === 'POST')) {
+        // As fetch does: 303, and 301/302 after a POST, become a GET without a body (307 and 308 keep both).
+        if (response.status === 303 || (response.status < 303 && method === 'POST')) {
           method = 'GET';
           json = undefined;
         }
@@ -580,7 +578,6 @@ export class APIClient {
           `${call.name} got no answer within ${timeout} ms. Raise the timeout option or retry later.`,
         );
       }
-      const url = this.baseUrl + call.target;
       // Our own verdicts (too large, cross-origin redirect) and hooks' throws are not connection failures.
       if (error instanceof LinkgateError || error instanceof HookFailure) throw error;
       // ky's errors hold the Request (with its Authorization header); keep only the underlying cause.
@@ -592,7 +589,7 @@ export class APIClient {
       const detail = (raw as { cause?: { code?: string } } | undefined)?.cause?.code;
       throw new APIConnectionError(
         this.#scrub(
-          `${spec.method} ${url} could not connect: ${message}${detail ? ` (${detail})` : ''}. Check baseUrl and the network.`,
+          `${spec.method} ${call.url} could not connect: ${message}${detail ? ` (${detail})` : ''}. Check baseUrl and the network.`,
         ),
         { cause },
       );
