@@ -447,8 +447,8 @@ export class APIClient {
     text: string,
   ): Promise<{ response: Response; text: string }> {
     for (const hook of hooks) {
-      const { status, statusText, headers } = response;
-      const copy = new Response(text === '' ? null : text, { status, statusText, headers });
+      // A Response is a ResponseInit too: the copy gets its status, status text and headers.
+      const copy = new Response(text === '' ? null : text, response);
       const value = await this.#hook(hook, call, call.attempt, { response: copy });
       if (value instanceof Response) {
         response = value;
