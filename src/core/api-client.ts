@@ -296,15 +296,14 @@ export class APIClient {
         if (!failure) {
           return { data: this.#parse(spec, attempt.answer as Answer), response: attempt.response as Response };
         }
-        // Rate-limit answers are counted apart from retries: the 1st, 2nd, ... of either kind.
+        // Rate-limit answers are counted apart from retries: the 1st, 2nd, ... of either kind (a count that ends the
+        // call is not read again).
         const rateLimited = failure instanceof RateLimitError;
-        const nth = rateLimited ? rateLimitAnswers + 1 : retries + 1;
+        const nth = rateLimited ? ++rateLimitAnswers : ++retries;
         if (!this.#shouldRetry(call, failure, nth)) {
           if (!attempt.answer) this.#log.error?.(`${call.name} failed: ${failure.message}`);
           throw failure;
         }
-        if (rateLimited) rateLimitAnswers = nth;
-        else retries = nth;
         const delay = this.#retryDelay(failure, nth);
         for (const hook of this.#hooks?.beforeRetry ?? []) {
           await this.#hook(hook, call, call.attempt + 1, { error: failure, delay });
