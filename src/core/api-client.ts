@@ -224,9 +224,9 @@ export class APIClient {
     if (thrown instanceof Error) {
       try {
         thrown.message = this.#scrub(thrown.message);
-        if (typeof thrown.stack === 'string') thrown.stack = this.#scrub(thrown.stack);
+        thrown.stack = this.#scrub(thrown.stack as string);
       } catch {
-        // A read-only message (a frozen error) stays as it is.
+        // A read-only message (a frozen error) stays as it is, and so does a stack that is not a string.
       }
     }
     return thrown;
