@@ -535,18 +535,14 @@ export class APIClient {
     let method: string = spec.method;
     let json = spec.body;
     const before = this.#hooks?.beforeRequest;
-    // Run by ky on the Request it built, so what the hooks change or return is what is sent.
+    // Run by ky on the Request it built, so what the hooks change or return is what is sent: ky sends a Request one
+    // returns (later hooks see it), and a Response one returns is the answer (later hooks are skipped).
     const hooks = before && {
-      beforeRequest: [
-        async ({ request }: { request: Request }) => {
-          for (const hook of before) {
-            const value = await this.#hook(hook, call, call.attempt, { request });
-            if (value instanceof Response) return value;
-            if (value instanceof Request) request = value;
-          }
-          return request;
-        },
-      ],
+      beforeRequest: before.map(
+        (hook) =>
+          ({ request }: { request: Request }) =>
+            this.#hook(hook, call, call.attempt, { request }),
+      ),
     };
     try {
       for (let redirects = 0; ; redirects++) {
