@@ -323,16 +323,15 @@ export class APIClient {
   async #failed(call: PreparedCall<z.core.$ZodType, unknown>, error: unknown): Promise<unknown> {
     if (error instanceof HookFailure) return error.thrown;
     if (error instanceof APIError || error instanceof APIConnectionError) error.attempts = call.attempt;
-    let failure = error;
-    for (const hook of this.#hooks?.beforeError ?? []) {
-      try {
-        const value = await this.#hook(hook, call, Math.max(1, call.attempt), { error: failure });
-        if (value instanceof Error) failure = this.#scrubbed(value);
-      } catch (thrown) {
-        return (thrown as HookFailure).thrown;
+    try {
+      for (const hook of this.#hooks?.beforeError ?? []) {
+        const value = await this.#hook(hook, call, Math.max(1, call.attempt), { error });
+        if (value instanceof Error) error = this.#scrubbed(value);
       }
+    } catch (thrown) {
+      return (thrown as HookFailure).thrown;
     }
-    return failure;
+    return error;
   }
 
   /** The parts of a call that stay the same across its attempts. */
@@ -396,17 +395,13 @@ export class APIClient {
     limiter.release();
     const now = this.#clock.now();
     const seen = readRateLimitHeaders(response.headers, now);
-    if (seen) {
-      this.#lastRateLimit = seen;
-      if (this.#clocksAgree(seen, now)) {
-        const observed = limiter.observe(seen);
-        if (observed) await observed;
-      } else {
-        // A window on another clock cannot be planned by: send freely, and fail (not hang) if told to wait.
-        limiter.observeUnlimited();
-      }
-    } else if (response.status >= 200 && response.status < 300) {
-      // The API answered without stating a limit: it advertises none, so stop holding requests until it does.
+    if (seen) this.#lastRateLimit = seen;
+    if (seen && this.#clocksAgree(seen, now)) {
+      const observed = limiter.observe(seen);
+      if (observed) await observed;
+    } else if (seen || response.ok) {
+      // A window on another clock cannot be planned by: send freely, and fail (not hang) if told to wait. A success
+      // that states no limit says the API advertises none: stop holding requests until it does.
       limiter.observeUnlimited();
     }
     this.#log.info?.(`${call.name} ${response.status} in ${now - started} ms`);
@@ -578,10 +573,10 @@ export class APIClient {
       // ky's errors hold the Request (with its Authorization header); keep only the underlying cause.
       const raw = (error as { cause?: unknown }).cause ?? error;
       // The cause is printed with the error when uncaught: it must not carry the key either.
-      const rawMessage = String((raw as Error)?.message ?? raw);
+      const rawMessage = String((raw as Error).message ?? raw);
       const message = this.#scrub(rawMessage);
       const cause = rawMessage === message ? raw : new Error(message);
-      const detail = (raw as { cause?: { code?: string } } | undefined)?.cause?.code;
+      const detail = (raw as { cause?: { code?: string } }).cause?.code;
       throw new APIConnectionError(
         this.#scrub(
           `${spec.method} ${call.url} could not connect: ${message}${detail ? ` (${detail})` : ''}. Check baseUrl and the network.`,
