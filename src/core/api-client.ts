@@ -405,8 +405,17 @@ export class APIClient {
       limiter.observeUnlimited();
     }
     this.#log.info?.(`${call.name} ${response.status} in ${now - started} ms`);
-    const after = this.#hooks?.afterResponse;
-    if (after) ({ response, text } = await this.#afterResponse(after, call, response, text));
+    // The afterResponse hooks get copies of the answer (a Response is a ResponseInit too: its status, status text and
+    // headers); a Response one returns becomes the answer.
+    for (const hook of this.#hooks?.afterResponse ?? []) {
+      const value = await this.#hook(hook, call, call.attempt, {
+        response: new Response(text === '' ? null : text, response),
+      });
+      if (value instanceof Response) {
+        response = value;
+        text = await readBoundedText(value, this.maxResponseBytes, call.name);
+      }
+    }
     let body: unknown;
     let isJson = false;
     try {
@@ -431,25 +440,6 @@ export class APIClient {
     const failure = this.#classify(answer);
     if (failure instanceof APIError) failure.rateLimit = rateLimitInfo(seen);
     return { answer, response, failure };
-  }
-
-  /** Runs the `afterResponse` hooks on copies of the answer; a Response one returns becomes the answer. */
-  async #afterResponse(
-    hooks: NonNullable<Hooks['afterResponse']>,
-    call: PreparedCall<z.core.$ZodType, unknown>,
-    response: Response,
-    text: string,
-  ): Promise<{ response: Response; text: string }> {
-    for (const hook of hooks) {
-      // A Response is a ResponseInit too: the copy gets its status, status text and headers.
-      const copy = new Response(text === '' ? null : text, response);
-      const value = await this.#hook(hook, call, call.attempt, { response: copy });
-      if (value instanceof Response) {
-        response = value;
-        text = await readBoundedText(value, this.maxResponseBytes, call.name);
-      }
-    }
-    return { response, text };
   }
 
   /**
