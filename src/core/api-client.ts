@@ -386,7 +386,7 @@ export class APIClient {
     let response: Response;
     let text: string;
     try {
-      ({ response, text } = await this.#send(call));
+      [response, text] = await this.#send(call);
     } catch (error) {
       limiter.release();
       if (error instanceof HookFailure) throw error;
@@ -504,7 +504,7 @@ export class APIClient {
    * One attempt through ky with our own timeout (on the injected clock) and no ky retries. Redirects are followed
    * here, within the base URL's origin only; the body is read with the `maxResponseBytes` bound.
    */
-  async #send(call: PreparedCall<z.core.$ZodType, unknown>): Promise<{ response: Response; text: string }> {
+  async #send(call: PreparedCall<z.core.$ZodType, unknown>): Promise<[response: Response, text: string]> {
     const { request: spec, signal, timeout } = call;
     const timer = new AbortController();
     // Awaited by the caller, so it may keep the process alive; cancelled below whatever happens.
@@ -523,11 +523,13 @@ export class APIClient {
     // Run by ky on the Request it built, so what the hooks change or return is what is sent: ky sends a Request one
     // returns (later hooks see it), and a Response one returns is the answer (later hooks are skipped).
     const hooks = before && {
-      beforeRequest: before.map(
-        (hook) =>
-          ({ request }: { request: Request }) =>
-            this.#hook(hook, call, call.attempt, { request }),
-      ),
+      hooks: {
+        beforeRequest: before.map(
+          (hook) =>
+            ({ request }: { request: Request }) =>
+              this.#hook(hook, call, call.attempt, { request }),
+        ),
+      },
     };
     try {
       for (let redirects = 0; ; redirects++) {
@@ -535,13 +537,12 @@ export class APIClient {
           method,
           json,
           fetch,
-          ...(call.headers ? { headers: call.headers } : {}),
-          ...(hooks ? { hooks } : {}),
+          ...(call.headers && { headers: call.headers }),
+          ...hooks,
         });
         const next = this.#redirectTarget(call.name, response, target, redirects);
         if (next === null) {
-          const text = await readBoundedText(response, this.maxResponseBytes, call.name);
-          return { response, text };
+          return [response, await readBoundedText(response, this.maxResponseBytes, call.name)];
         }
         discard(response);
         // As fetch does: 303, and 301/302 after a POST, become a GET without a body (307 and 308 keep both).
