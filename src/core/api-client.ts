@@ -213,23 +213,24 @@ export class APIClient {
     return `${this.#profile.name} { baseUrl: '${this.baseUrl}' }`;
   }
 
-  /** Replaces any occurrence of the API key in `text` (server messages, log lines) with `***`. */
-  #scrub(text: string): string {
-    return this.#apiKey.length >= 4 && text.includes(this.#apiKey) ? text.split(this.#apiKey).join('***') : text;
-  }
-
-  /** What a hook threw or returned, with the key scrubbed from its message and stack (or from it, if a string). */
-  #scrubbed(thrown: unknown): unknown {
-    if (typeof thrown === 'string') return this.#scrub(thrown);
-    if (thrown instanceof Error) {
+  /**
+   * `value` with any occurrence of the API key replaced by `***`: a string (server messages, log lines), or an Error's
+   * message and stack (what a hook threw or returned); anything else as it is.
+   */
+  #scrub<V>(value: V): V {
+    const key = this.#apiKey;
+    if (typeof value === 'string') {
+      return (key.length >= 4 && value.includes(key) ? value.split(key).join('***') : value) as V;
+    }
+    if (value instanceof Error) {
       try {
-        thrown.message = this.#scrub(thrown.message);
-        thrown.stack = this.#scrub(thrown.stack as string);
+        value.message = this.#scrub(value.message);
+        value.stack = this.#scrub(value.stack);
       } catch {
-        // A read-only message (a frozen error) stays as it is, and so does a stack that is not a string.
+        // A read-only message (a frozen error) stays as it is.
       }
     }
-    return thrown;
+    return value;
   }
 
   /**
@@ -255,7 +256,7 @@ export class APIClient {
     try {
       return await hook(state as S);
     } catch (thrown) {
-      throw new HookFailure(this.#scrubbed(thrown));
+      throw new HookFailure(this.#scrub(thrown));
     }
   }
 
@@ -326,7 +327,7 @@ export class APIClient {
     try {
       for (const hook of this.#hooks?.beforeError ?? []) {
         const value = await this.#hook(hook, call, Math.max(1, call.attempt), { error });
-        if (value instanceof Error) error = this.#scrubbed(value);
+        if (value instanceof Error) error = this.#scrub(value);
       }
     } catch (thrown) {
       return (thrown as HookFailure).thrown;
