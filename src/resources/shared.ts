@@ -1,6 +1,8 @@
 import type * as z from 'zod/mini';
 import type { APIClient, RequestOptions, RequestSpec } from '../core/api-client.js';
-import { type PagePromise, requestPage } from '../core/pagination.js';
+import { APIPromise } from '../core/api-promise.js';
+import { LinkgateError } from '../core/errors.js';
+import { Page, type PageFetcher, PagePromise } from '../core/pagination.js';
 import { validate, validateId } from '../core/validation.js';
 import type { Operation } from '../schemas/operation.js';
 import type { PageData, PageQuery } from '../schemas/page.js';
@@ -54,16 +56,30 @@ export function callOf<R extends z.core.$ZodType, T>(op: Operation<R, T>, parts:
   };
 }
 
-/** Sends a paged list call of `op`: per page, the query with the page asked for, checked once per page. */
+/**
+ * Sends a paged list call of `op`: per page, the query with the page asked for, checked once per page. Errors of a
+ * page carry `page`, so the caller can resume with `list({ page })`. A function of the resources rather than a client
+ * method, so a client without paged lists (MessagingClient) bundles none of the paging code.
+ */
 export function listOf<R extends z.core.$ZodType, T>(
   client: APIClient,
   op: Operation<R, PageData<T>>,
   query: PageQuery | undefined,
   options: RequestOptions | undefined,
 ): PagePromise<T> {
-  return requestPage(
-    client,
-    (page) => callOf(op, { query: { ...query, ...(page === undefined ? {} : { page }) }, options }),
-    query?.page,
-  );
+  const fetchPage: PageFetcher<T> = (page) =>
+    new APIPromise(
+      client
+        .request(() => {
+          const spec = callOf(op, { query: { ...query, ...(page === undefined ? {} : { page }) }, options });
+          return { ...spec, select: (answer: z.output<R>) => new Page(spec.select(answer), fetchPage) };
+        })
+        .withResponse()
+        .catch((error: unknown) => {
+          // Only a real page number is a place to resume from; a bad `page` argument is reported, not echoed.
+          if (error instanceof LinkgateError && (page === undefined || Number.isInteger(page))) error.page = page ?? 1;
+          throw error;
+        }),
+    );
+  return new PagePromise<T>(fetchPage(query?.page).withResponse());
 }
