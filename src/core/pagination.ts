@@ -33,13 +33,9 @@ export class Page<T> implements PageData<T> {
   declare readonly nextPage: number | null;
   readonly #fetch: PageFetcher<T>;
 
+  /** A page of `data`'s fields (the SDK's are those of {@link PageData}), fetching later pages with `fetch`. */
   constructor(data: PageData<T>, fetch: PageFetcher<T>) {
-    this.items = data.items;
-    this.page = data.page;
-    this.perPage = data.perPage;
-    this.total = data.total;
-    this.maxPage = data.maxPage;
-    this.nextPage = data.nextPage;
+    Object.assign(this, data);
     this.#fetch = fetch;
   }
 
