@@ -23,10 +23,7 @@ export const QrPhoneData = z
   .string()
   .check(matching(/^\+?\d{3,20}$/, 'must be a phone number: digits, optionally after +'));
 /** `data` for `sms`: `{ phone, message }` (encoded as `smsto:phone:message`). */
-export const QrSmsData = z.object({
-  phone: z.string().check(matching(/^\+?\d{3,20}$/, 'must be a phone number: digits, optionally after +')),
-  message: z.string(),
-});
+export const QrSmsData = z.object({ phone: QrPhoneData, message: z.string() });
 /** `data` for `wifi`: `{ ssid, pass, encryption }`; a plain string is rejected. */
 export const QrWifiData = z.object({
   ssid: nonEmpty(),
@@ -126,17 +123,20 @@ export const Qr = entity({
 /** A QR code. */
 export type Qr = z.infer<typeof Qr>;
 
-// An object of counts keyed by name (a catch-all object: the same check as a record, lighter in the browser bundle).
-const countMap = z.catchall(z.object({}), z.union([z.string(), z.number()]));
+// A top-N list: an object of counts keyed by name (a catch-all object: the same check as a record, lighter in the
+// browser bundle), or an array.
+const topCounts = z.optional(
+  z.union([z.catchall(z.object({}), z.union([z.string(), z.number()])), z.array(z.unknown())]),
+);
 
 /** Statistics of a QR code (`data` of `GET /api/qr/:id`); top-N maps carry counts as strings. */
 export const QrStats = entity({
   clicks: Count,
   uniqueClicks: Count,
-  topCountries: z.optional(z.union([countMap, z.array(z.unknown())])),
-  topReferrers: z.optional(z.union([countMap, z.array(z.unknown())])),
-  topBrowsers: z.optional(z.union([countMap, z.array(z.unknown())])),
-  topOs: z.optional(z.union([countMap, z.array(z.unknown())])),
+  topCountries: topCounts,
+  topReferrers: topCounts,
+  topBrowsers: topCounts,
+  topOs: topCounts,
   socialCount: z.optional(entity({ facebook: Count, twitter: Count, instagram: Count })),
 });
 /** Statistics of a QR code. */
