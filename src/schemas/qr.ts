@@ -123,11 +123,16 @@ export const Qr = entity({
 /** A QR code. */
 export type Qr = z.infer<typeof Qr>;
 
-// A top-N list: an object of counts keyed by name (a catch-all object: the same check as a record, lighter in the
-// browser bundle), or an array.
-const topCounts = z.optional(
-  z.union([z.catchall(z.object({}), z.union([z.string(), z.number()])), z.array(z.unknown())]),
-);
+// An object of counts keyed by name: a catch-all object (the same check as a record, lighter in the browser bundle),
+// its `catchall` given in the def: z.catchall() would bring zod's mergeDefs into the bundle.
+const countMap = z.object({}, {
+  catchall: z.union([z.string(), z.number()]),
+} as z.core.$ZodObjectParams) as unknown as z.ZodMiniObject<
+  Record<never, never>,
+  z.core.$catchall<z.ZodMiniUnion<readonly [z.ZodMiniString<string>, z.ZodMiniNumber<number>]>>
+>;
+// A top-N list: the map, or an array.
+const topCounts = z.optional(z.union([countMap, z.array(z.unknown())]));
 
 /** Statistics of a QR code (`data` of `GET /api/qr/:id`); top-N maps carry counts as strings. */
 export const QrStats = entity({
