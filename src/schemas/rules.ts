@@ -59,22 +59,23 @@ export const positive = (message: string) =>
     },
   );
 
+/** An http(s) URL with a host: the one such rule of the SDK and the mock, shared by both checks below. */
+const isWebUrl = (url: URL) => (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+
 /** Whether `text` is an absolute URL; with `httpOnly`, an http(s) URL with a host. Surrounding spaces are ignored. */
 export function isUrl(text: string, httpOnly = false): boolean {
-  if (httpOnly) return isHttpUrl(text.trim());
   try {
-    new URL(text.trim());
-    return true;
+    const url = new URL(text.trim());
+    return !httpOnly || isWebUrl(url);
   } catch {
     return false;
   }
 }
 
-/** Whether `text` is an absolute http(s) URL with a host: the one such check of the SDK and the mock. */
+/** Whether `text` is an absolute http(s) URL with a host. */
 export function isHttpUrl(text: string): boolean {
   try {
-    const url = new URL(text);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+    return isWebUrl(new URL(text));
   } catch {
     return false;
   }
