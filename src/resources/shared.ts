@@ -19,9 +19,6 @@ export interface Created {
   id: number;
 }
 
-/** The SDK's argument name of a path parameter where the template's differs (the service writes `planid`). */
-const ARGUMENT_NAMES: Readonly<Record<string, string>> = { planid: 'planId', userid: 'userId' };
-
 /** What one call of an operation carries besides the operation itself. */
 export interface CallParts {
   /** Path parameters by their name in the template (`{ id }`), checked to be positive integers. */
@@ -45,7 +42,8 @@ export function callOf<R extends z.core.$ZodType, T>(op: Operation<R, T>, parts:
     route: op.path,
     // Each path parameter is checked, in the template's order, before the query and the body.
     path: op.path.replace(/\{(\w+)\}/g, (_, name: string) =>
-      String(validateId(parts.path?.[name], ARGUMENT_NAMES[name] ?? name, op.id)),
+      // The SDK's argument name: the template's with a trailing `id` capitalised (`planid` is `planId`; `id` stays).
+      String(validateId(parts.path?.[name], name.replace(/\Bid$/, 'Id'), op.id)),
     ),
     // Undefined when the operation takes none: the client then sends no query string and no body.
     query: op.query && (validate(op.query, parts.query ?? {}, op.id, 'query') as Record<string, string | number>),
