@@ -64,10 +64,7 @@ export const QR_DATA_BY_TYPE = {
  */
 export const QrLogo = z
   .string()
-  .check(
-    maxChars(MAX_URL_CHARS, `must be at most ${MAX_URL_CHARS} characters`),
-    matching(/\.(png|jpe?g)(\?|$)/i, 'must be the path or URL of a PNG or JPEG image'),
-  );
+  .check(maxChars(MAX_URL_CHARS), matching(/\.(png|jpe?g)(\?|$)/i, 'must be the path or URL of a PNG or JPEG image'));
 
 // `null` for any of them reads as not sent (the code keeps its colours and logo on update).
 const appearance = {

@@ -39,11 +39,11 @@ export const minChars = (min: number, message: string) =>
     },
   );
 
-/** The string has at most `max` characters. */
-export const maxChars = (max: number, message: string) =>
+/** The string has at most `max` characters; its message says so (`must be at most 2048 characters`). */
+export const maxChars = (max: number) =>
   rule<string>(
     (text) => text.length <= max,
-    message,
+    `must be at most ${max} characters`,
     (bag) => {
       bag.maximum = max;
     },
@@ -85,7 +85,7 @@ export function isHttpUrl(text: string): boolean {
 export const urlString = (message: string, httpOnly = false) =>
   z.pipe(
     z.string().check(
-      maxChars(MAX_URL_CHARS, `must be at most ${MAX_URL_CHARS} characters`),
+      maxChars(MAX_URL_CHARS),
       rule<string>(
         // An overlong value is reported once, by the length rule.
         (text) => text.length > MAX_URL_CHARS || isUrl(text, httpOnly),
