@@ -44,12 +44,8 @@ export interface RateLimiterOptions {
   assumed?: AssumedWindow;
 }
 
-interface Waiter {
-  resolve: () => void;
-  reject: (error: unknown) => void;
-  signal: AbortSignal | undefined;
-  onAbort: () => void;
-}
+/** A held request: taken off its signal, then granted (no argument) or refused with `error`. */
+type Waiter = (error?: unknown) => void;
 
 /** The longest one request may be held for budget or a rate-limit answer, in ms, unless the client says otherwise. */
 const DEFAULT_MAX_RATE_LIMIT_WAIT = 120_000;
@@ -72,12 +68,6 @@ const isPromise = <T>(value: T | Promise<T>): value is Promise<T> =>
 /** Applies `next` to a store's answer: at once when the store answered synchronously (in memory), else when it comes. */
 const andThen = <T, U>(value: T | Promise<T>, next: (value: T) => U): U | Promise<Awaited<U>> =>
   isPromise(value) ? (value.then(next) as Promise<Awaited<U>>) : next(value);
-
-/** Takes a waiter off its signal, before it is resolved or rejected. */
-const unhook = (waiter: Waiter): Waiter => {
-  waiter.signal?.removeEventListener('abort', waiter.onAbort);
-  return waiter;
-};
 
 /** Reads `X-RateLimit-Limit/Remaining/Reset`; null when the answer has none. Reset may be Unix s, Unix ms or a delta in s. */
 export function readRateLimitHeaders(headers: Headers, now: number): RateLimitObservation | null {
@@ -179,7 +169,7 @@ export class RateLimiter {
   /**
    * An answer carried no `X-RateLimit-*` headers: the API advertises no limit (a deployment without one, or
    * `linkgate mock --rate-limit off`). Stop holding requests, and free those already queued, until an answer states
-   * a limit again ({@link observe}) or the API answers "rate limited" ({@link block}).
+   * a limit again ({@link observe}) or the API answers "rate limited" ({@link waitOut}).
    */
   observeUnlimited(): void {
     if (this.#mode === false) return;
@@ -218,15 +208,10 @@ export class RateLimiter {
       waitMs,
     });
     // Blocking the shared budget holds every other call too; acquire() then waits for the reset.
-    if (this.#mode !== false) await this.block(resetAt);
-    else await sleep(this.#clock, waitMs, signal);
-  }
-
-  /** The API answered "rate limited" until `resetAt`: hold everything until then. */
-  async block(resetAt: number): Promise<void> {
-    this.#unlimited = false;
-    const done = this.#store.block(this.#key, resetAt);
-    if (isPromise(done)) await done;
+    if (this.#mode !== false) {
+      this.#unlimited = false;
+      await this.#store.block(this.#key, resetAt);
+    } else await sleep(this.#clock, waitMs, signal);
   }
 
   #take(): TakeResult | Promise<TakeResult> {
@@ -289,22 +274,22 @@ export class RateLimiter {
 
   #enqueue(signal: AbortSignal | undefined, wakeAt?: number): Promise<void> {
     return new Promise<void>((resolve, reject) => {
-      const waiter: Waiter = {
-        resolve,
-        reject,
-        signal,
-        onAbort: () => {
-          const i = this.#queue.indexOf(waiter);
-          if (i >= 0) this.#queue.splice(i, 1);
-          // Nobody waits any more: the wake-up timer would only keep the process alive for nothing.
-          if (this.#queue.length === 0 && !this.#draining) {
-            this.#timer?.cancel();
-            this.#timer = null;
-          }
-          reject(abortError());
-        },
+      const onAbort = () => {
+        const i = this.#queue.indexOf(waiter);
+        if (i >= 0) this.#queue.splice(i, 1);
+        // Nobody waits any more: the wake-up timer would only keep the process alive for nothing.
+        if (this.#queue.length === 0 && !this.#draining) {
+          this.#timer?.cancel();
+          this.#timer = null;
+        }
+        reject(new APIUserAbortError('The request was aborted by its signal while waiting for rate-limit budget.'));
       };
-      signal?.addEventListener('abort', waiter.onAbort, { once: true });
+      const waiter: Waiter = (error) => {
+        signal?.removeEventListener('abort', onAbort);
+        if (error) reject(error);
+        else resolve();
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
       this.#queue.push(waiter);
       if (wakeAt !== undefined) this.#drainSoon(wakeAt - this.#clock.now());
       else if (!this.#timer && !this.#draining) this.#drainSoon(0);
@@ -332,7 +317,7 @@ export class RateLimiter {
       while (this.#queue.length > 0) {
         if (this.#unlimited) {
           this.#inFlight++;
-          unhook(this.#queue.shift() as Waiter).resolve();
+          (this.#queue.shift() as Waiter)();
           continue;
         }
         const taken = this.#take();
@@ -344,7 +329,7 @@ export class RateLimiter {
           break;
         }
         if (result.granted) {
-          unhook(head).resolve();
+          head();
           continue;
         }
         this.#queue.unshift(head);
@@ -352,7 +337,7 @@ export class RateLimiter {
         // When the next reset is too far off (e.g. after a long Retry-After), every waiter gives up now.
         const refusal = this.#refusal(result.state, now);
         if (refusal) {
-          for (const waiter of this.#queue.splice(0)) unhook(waiter).reject(refusal);
+          for (const waiter of this.#queue.splice(0)) waiter(refusal);
         }
         if (this.#queue.length > 0) this.#drainSoon(this.#wakeAt(result.state, now) - now);
         break;
@@ -361,10 +346,6 @@ export class RateLimiter {
       this.#draining = false;
     }
   }
-}
-
-function abortError(): APIUserAbortError {
-  return new APIUserAbortError('The request was aborted by its signal while waiting for rate-limit budget.');
 }
 
 function localRateLimitError(state: RateLimitState, now: number, why: string): RateLimitError {
