@@ -241,25 +241,25 @@ export class RateLimiter {
    */
   #refusal(state: RateLimitState, now: number): RateLimitError | null {
     const waitMs = Math.max(0, state.resetAt - now);
-    if (state.limit <= 0) {
+    const retryAfter = Math.ceil(waitMs / 1000);
+    const why =
       // Every window would be spent before it starts: waiting would never end.
-      return localRateLimitError(
-        state,
-        now,
-        'the API states a limit of 0 requests per window for this key (X-RateLimit-Limit: 0), so waiting cannot help; check the key and its plan',
-      );
-    }
-    if (this.#mode === 'throw') {
-      return localRateLimitError(state, now, `rateLimit is 'throw'; pass rateLimit: 'wait' to hold requests instead`);
-    }
-    if (waitMs > this.#maxWaitMs) {
-      return localRateLimitError(
-        state,
-        now,
-        `waiting ${Math.ceil(waitMs / 1000)} s would pass maxRateLimitWait (${this.#maxWaitMs / 1000} s); raise it or retry later`,
-      );
-    }
-    return null;
+      state.limit <= 0
+        ? 'the API states a limit of 0 requests per window for this key (X-RateLimit-Limit: 0), so waiting cannot help; check the key and its plan'
+        : this.#mode === 'throw'
+          ? `rateLimit is 'throw'; pass rateLimit: 'wait' to hold requests instead`
+          : waitMs > this.#maxWaitMs &&
+            `waiting ${retryAfter} s would pass maxRateLimitWait (${this.#maxWaitMs / 1000} s); raise it or retry later`;
+    if (!why) return null;
+    return new RateLimitError({
+      status: 429,
+      message: `Rate limit budget spent (${state.remaining} of ${state.limit} requests left until ${new Date(state.resetAt).toISOString()}); the request was not sent: ${why}.`,
+      body: undefined,
+      headers: new Headers(),
+      rateLimit: { limit: state.limit, remaining: state.remaining, resetAt: new Date(state.resetAt) },
+      retryAfter,
+      resetAt: new Date(state.resetAt),
+    });
   }
 
   #notifyHeld(state: RateLimitState, now: number): void {
@@ -346,17 +346,4 @@ export class RateLimiter {
       this.#draining = false;
     }
   }
-}
-
-function localRateLimitError(state: RateLimitState, now: number, why: string): RateLimitError {
-  const retryAfter = Math.max(0, Math.ceil((state.resetAt - now) / 1000));
-  return new RateLimitError({
-    status: 429,
-    message: `Rate limit budget spent (${state.remaining} of ${state.limit} requests left until ${new Date(state.resetAt).toISOString()}); the request was not sent: ${why}.`,
-    body: undefined,
-    headers: new Headers(),
-    rateLimit: { limit: state.limit, remaining: state.remaining, resetAt: new Date(state.resetAt) },
-    retryAfter,
-    resetAt: new Date(state.resetAt),
-  });
 }
