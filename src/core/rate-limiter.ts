@@ -8,7 +8,7 @@ import {
   type RateLimitState,
   type RateLimitStore,
   type TakeResult,
-  unsharedMemoryStore,
+  UnsharedMemoryStore,
 } from './rate-limit-store.js';
 
 // RateLimitInfo sits in a leaf, so the error classes can carry it without an import circle.
@@ -121,7 +121,7 @@ export class RateLimiter {
   constructor(options: RateLimiterOptions) {
     this.#clock = options.clock;
     this.#key = options.key;
-    this.#store = options.store ?? unsharedMemoryStore();
+    this.#store = options.store ?? new UnsharedMemoryStore();
     this.#shared = options.store !== undefined;
     this.#mode = options.mode ?? 'wait';
     this.#maxWaitMs = options.maxWaitMs ?? DEFAULT_MAX_RATE_LIMIT_WAIT;
