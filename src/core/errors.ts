@@ -31,7 +31,8 @@ export class LinkgateError extends Error {
 
 /** Defines a non-enumerable property, so logging or serialising an error never dumps response data (which may hold secrets). */
 function hidden<T extends object>(target: T, key: string, value: unknown): void {
-  Object.defineProperty(target, key, { value, enumerable: false, writable: true, configurable: true });
+  // A property defineProperty creates is non-enumerable unless told otherwise.
+  Object.defineProperty(target, key, { value, writable: true, configurable: true });
 }
 
 /** What the API answered, as the error classifiers see it. */
