@@ -164,9 +164,7 @@ export class ResponseTooLargeError extends LinkgateError {
 
   constructor(message: string, init: { status: number; headers: Headers; maxResponseBytes: number }) {
     super(message);
-    this.status = init.status;
-    this.headers = init.headers;
-    this.maxResponseBytes = init.maxResponseBytes;
+    Object.assign(this, init);
   }
 }
 
@@ -182,7 +180,6 @@ export class CrossOriginRedirectError extends LinkgateError {
 
   constructor(message: string, init: { status: number; targetOrigin: string | null }) {
     super(message);
-    this.status = init.status;
-    this.targetOrigin = init.targetOrigin;
+    Object.assign(this, init);
   }
 }
