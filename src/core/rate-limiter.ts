@@ -81,7 +81,7 @@ export function readRateLimitHeaders(headers: Headers, now: number): RateLimitOb
 
 /** Turns a reset header into ms since the epoch; tolerant of the three encodings seen in the wild. */
 export function parseReset(value: string | null, now: number): number | null {
-  if (value === null || value.trim() === '') return null;
+  if (!value?.trim()) return null;
   const n = Number(value);
   if (Number.isFinite(n)) {
     if (n > 1e12) return n;
@@ -105,8 +105,6 @@ export class RateLimiter {
   readonly #key: string;
   readonly #store: RateLimitStore;
   readonly #mode: 'wait' | 'throw' | false;
-  /** True when the store may change behind this limiter's back (another process, or another client). */
-  readonly #shared: boolean;
   readonly #maxWaitMs: number;
   readonly #onRateLimit: ((event: RateLimitEvent) => void) | undefined;
   readonly #assumed: AssumedWindow;
@@ -122,7 +120,6 @@ export class RateLimiter {
     this.#clock = options.clock;
     this.#key = options.key;
     this.#store = options.store ?? new UnsharedMemoryStore();
-    this.#shared = options.store !== undefined;
     this.#mode = options.mode ?? 'wait';
     this.#maxWaitMs = options.maxWaitMs ?? DEFAULT_MAX_RATE_LIMIT_WAIT;
     this.#onRateLimit = options.onRateLimit;
@@ -232,7 +229,10 @@ export class RateLimiter {
 
   /** When held requests look at the budget again: at the window's end, or sooner while a shared window is a guess. */
   #wakeAt(state: RateLimitState, now: number): number {
-    return this.#shared && state.provisional ? Math.min(state.resetAt, now + PROVISIONAL_RECHECK_MS) : state.resetAt;
+    // A store the client was given may change behind this limiter's back (another process, or another client).
+    return state.provisional && !(this.#store instanceof UnsharedMemoryStore)
+      ? Math.min(state.resetAt, now + PROVISIONAL_RECHECK_MS)
+      : state.resetAt;
   }
 
   /**
