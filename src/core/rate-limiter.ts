@@ -47,21 +47,6 @@ export interface RateLimiterOptions {
 /** A held request: taken off its signal, then granted (no argument) or refused with `error`. */
 type Waiter = (error?: unknown) => void;
 
-/** The longest one request may be held for budget or a rate-limit answer, in ms, unless the client says otherwise. */
-const DEFAULT_MAX_RATE_LIMIT_WAIT = 120_000;
-
-/** A call answered "rate limited" this many times in a row gives up: someone else is spending the budget. */
-const MAX_RATE_LIMIT_ANSWERS = 5;
-
-/** Never spin: a rate-limit answer always waits at least this long. */
-const MIN_ANSWER_WAIT_MS = 1000;
-
-/**
- * While the window is the client's own guess, a held request looks at a store another process may update (with the
- * server's real, often earlier, reset) this often, instead of sleeping until the guessed window's end.
- */
-const PROVISIONAL_RECHECK_MS = 1000;
-
 const isPromise = <T>(value: T | Promise<T>): value is Promise<T> =>
   typeof (value as { then?: unknown } | null)?.then === 'function';
 
@@ -121,7 +106,8 @@ export class RateLimiter {
     this.#key = options.key;
     this.#store = options.store ?? new UnsharedMemoryStore();
     this.#mode = options.mode ?? 'wait';
-    this.#maxWaitMs = options.maxWaitMs ?? DEFAULT_MAX_RATE_LIMIT_WAIT;
+    // The longest one request may be held for budget or a rate-limit answer, unless the client says otherwise.
+    this.#maxWaitMs = options.maxWaitMs ?? 120_000;
     this.#onRateLimit = options.onRateLimit;
     this.#assumed = options.assumed ?? DEFAULT_ASSUMED_WINDOW;
   }
@@ -176,18 +162,18 @@ export class RateLimiter {
 
   /**
    * Whether a call the API answered "rate limited" (`answersInARow` times so far) waits for the reset and tries
-   * again. Not in `throw` mode, not past `maxWaitMs`, and not after {@link MAX_RATE_LIMIT_ANSWERS} answers in a row.
+   * again. Not in `throw` mode, not past `maxWaitMs`, and not after 5 answers in a row: someone else is spending the
+   * budget.
    */
   waitsOut(failure: RateLimitError, answersInARow: number): boolean {
-    return (
-      this.#mode !== 'throw' && answersInARow <= MAX_RATE_LIMIT_ANSWERS && this.answerDelay(failure) <= this.#maxWaitMs
-    );
+    return this.#mode !== 'throw' && answersInARow <= 5 && this.answerDelay(failure) <= this.#maxWaitMs;
   }
 
   /** How long a call answered "rate limited" waits before trying again, in ms: until the answer's reset, at least 1 s. */
   answerDelay(failure: RateLimitError): number {
     const now = this.#clock.now();
-    return Math.max(failure.resetAt.getTime(), now + MIN_ANSWER_WAIT_MS) - now;
+    // Never spin, even when the reset has passed.
+    return Math.max(failure.resetAt.getTime(), now + 1000) - now;
   }
 
   /**
@@ -227,11 +213,14 @@ export class RateLimiter {
     return this.#enqueue(signal, this.#wakeAt(state, now));
   }
 
-  /** When held requests look at the budget again: at the window's end, or sooner while a shared window is a guess. */
+  /**
+   * When held requests look at the budget again: at the window's end, or, while the window is the client's own guess
+   * and the store was given to the client (another process or client may update it with the server's real, often
+   * earlier, reset), every second.
+   */
   #wakeAt(state: RateLimitState, now: number): number {
-    // A store the client was given may change behind this limiter's back (another process, or another client).
     return state.provisional && !(this.#store instanceof UnsharedMemoryStore)
-      ? Math.min(state.resetAt, now + PROVISIONAL_RECHECK_MS)
+      ? Math.min(state.resetAt, now + 1000)
       : state.resetAt;
   }
 
