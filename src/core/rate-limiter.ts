@@ -95,7 +95,7 @@ export class RateLimiter {
   readonly #assumed: AssumedWindow;
   readonly #queue: Waiter[] = [];
   #inFlight = 0;
-  #lastState: RateLimitState | null = null;
+  #lastState: RateLimitState | undefined;
   #timer: Timer | null = null;
   #draining = false;
   /** True after an answer without rate-limit headers: requests go out without taking budget. */
@@ -173,7 +173,7 @@ export class RateLimiter {
   answerDelay(failure: RateLimitError): number {
     const now = this.#clock.now();
     // Never spin, even when the reset has passed.
-    return Math.max(failure.resetAt.getTime(), now + 1000) - now;
+    return Math.max(+failure.resetAt, now + 1000) - now;
   }
 
   /**
