@@ -42,7 +42,7 @@ export const isRecord = (value: unknown): value is Record<string, unknown> =>
 
 /** The body's `message` string, if any. */
 export function bodyMessage(body: unknown): string | undefined {
-  return isRecord(body) && typeof body.message === 'string' && body.message !== '' ? body.message : undefined;
+  return (isRecord(body) && typeof body.message === 'string' && body.message) || undefined;
 }
 
 /** `(GET /api/x answered HTTP 200)`: where a failure came from, for messages. */
