@@ -36,8 +36,8 @@ interface PreparedCall<S extends z.core.$ZodType, T> {
   request: RequestSpec<S, T>;
   /** e.g. `GET /api/domains`, for messages. */
   name: string;
-  /** Path and query below the base URL. */
-  target: string;
+  /** The full URL: base URL, path and query. */
+  url: string;
   /** This call's extra headers. */
   headers: Record<string, string> | undefined;
   timeout: number;
@@ -47,7 +47,7 @@ interface PreparedCall<S extends z.core.$ZodType, T> {
   attempt: number;
   /** The call's trace, when anyone listens on the tracing channels. */
   trace: RequestTrace | undefined;
-  /** While traced: ms held for rate limits since the last attempt was sent. */
+  /** The ms held for rate limits since the last attempt was sent (read only when the call is traced). */
   held: number;
 }
 
@@ -55,10 +55,9 @@ interface PreparedCall<S extends z.core.$ZodType, T> {
  * How one attempt ended: with an answer, or with a failure before any (connection, timeout, redirect, size); and the
  * failure it was judged to be (null for a success).
  */
-type Attempt = (
-  | { answer: Answer; response: Response; error?: undefined }
-  | { answer?: undefined; response?: undefined; error: Error }
-) & { failure: Error | null };
+type Attempt = ({ answer: Answer; response: Response } | { answer?: undefined; response?: undefined }) & {
+  failure: Error | null;
+};
 
 /** How far an answer's X-RateLimit-Reset may be from the client's clock before the clocks are taken to differ. */
 const CLOCK_AGREEMENT_MS = 3_600_000;
@@ -166,9 +165,12 @@ export class APIClient {
     });
     this.#clock = options.clock ?? systemClock;
     this.#random = options.random ?? Math.random;
-    const logLevel = options.logLevel ?? (options.logger ? 'info' : 'off');
-    const logger = options.logger ?? (options.logLevel && options.logLevel !== 'off' ? globalThis.console : undefined);
-    this.#log = levelledLogger(logger, logLevel, (line) => this.#scrub(line));
+    // At level 'off' (the default without a logger) no level is enabled, so console is never written to then.
+    this.#log = levelledLogger(
+      options.logger ?? globalThis.console,
+      options.logLevel ?? (options.logger ? 'info' : 'off'),
+      (line) => this.#scrub(line),
+    );
     const rateLimit = options.rateLimit ?? (profile.rateLimitByDefault ? 'wait' : false);
     this.#limiter = new RateLimiter({
       clock: this.#clock,
@@ -211,23 +213,24 @@ export class APIClient {
     return `${this.#profile.name} { baseUrl: '${this.baseUrl}' }`;
   }
 
-  /** Replaces any occurrence of the API key in `text` (server messages, log lines) with `***`. */
-  #scrub(text: string): string {
-    return this.#apiKey.length >= 4 && text.includes(this.#apiKey) ? text.split(this.#apiKey).join('***') : text;
-  }
-
-  /** What a hook threw or returned, with the key scrubbed from its message and stack (or from it, if a string). */
-  #scrubbed(thrown: unknown): unknown {
-    if (typeof thrown === 'string') return this.#scrub(thrown);
-    if (thrown instanceof Error) {
+  /**
+   * `value` with any occurrence of the API key replaced by `***`: a string (server messages, log lines), or an Error's
+   * message and stack (what a hook threw or returned); anything else as it is.
+   */
+  #scrub<V>(value: V): V {
+    const key = this.#apiKey;
+    if (typeof value === 'string') {
+      return (key.length >= 4 && value.includes(key) ? value.split(key).join('***') : value) as V;
+    }
+    if (value instanceof Error) {
       try {
-        thrown.message = this.#scrub(thrown.message);
-        if (typeof thrown.stack === 'string') thrown.stack = this.#scrub(thrown.stack);
+        value.message = this.#scrub(value.message);
+        value.stack = this.#scrub(value.stack);
       } catch {
         // A read-only message (a frozen error) stays as it is.
       }
     }
-    return thrown;
+    return value;
   }
 
   /**
@@ -241,18 +244,19 @@ export class APIClient {
     extra: object,
   ): Promise<Awaited<R>> {
     const { request: spec } = call;
-    const context: HookContext = {
+    const state: HookContext = {
       operation: spec.operation,
       method: spec.method,
       route: spec.route ?? spec.path,
       attempt,
       retryCount: attempt - 1,
       rateLimit: this.rateLimit,
+      ...extra,
     };
     try {
-      return await hook({ ...context, ...extra } as S);
+      return await hook(state as S);
     } catch (thrown) {
-      throw new HookFailure(this.#scrubbed(thrown));
+      throw new HookFailure(this.#scrub(thrown));
     }
   }
 
@@ -293,15 +297,14 @@ export class APIClient {
         if (!failure) {
           return { data: this.#parse(spec, attempt.answer as Answer), response: attempt.response as Response };
         }
-        // Rate-limit answers are counted apart from retries: the 1st, 2nd, ... of either kind.
+        // Rate-limit answers are counted apart from retries: the 1st, 2nd, ... of either kind (a count that ends the
+        // call is not read again).
         const rateLimited = failure instanceof RateLimitError;
-        const nth = rateLimited ? rateLimitAnswers + 1 : retries + 1;
+        const nth = rateLimited ? ++rateLimitAnswers : ++retries;
         if (!this.#shouldRetry(call, failure, nth)) {
-          if (attempt.error) this.#log.error?.(`${call.name} failed: ${failure.message}`);
+          if (!attempt.answer) this.#log.error?.(`${call.name} failed: ${failure.message}`);
           throw failure;
         }
-        if (rateLimited) rateLimitAnswers = nth;
-        else retries = nth;
         const delay = this.#retryDelay(failure, nth);
         for (const hook of this.#hooks?.beforeRetry ?? []) {
           await this.#hook(hook, call, call.attempt + 1, { error: failure, delay });
@@ -321,16 +324,15 @@ export class APIClient {
   async #failed(call: PreparedCall<z.core.$ZodType, unknown>, error: unknown): Promise<unknown> {
     if (error instanceof HookFailure) return error.thrown;
     if (error instanceof APIError || error instanceof APIConnectionError) error.attempts = call.attempt;
-    let failure = error;
-    for (const hook of this.#hooks?.beforeError ?? []) {
-      try {
-        const value = await this.#hook(hook, call, Math.max(1, call.attempt), { error: failure });
-        if (value instanceof Error) failure = this.#scrubbed(value);
-      } catch (thrown) {
-        return (thrown as HookFailure).thrown;
+    try {
+      for (const hook of this.#hooks?.beforeError ?? []) {
+        const value = await this.#hook(hook, call, Math.max(1, call.attempt), { error });
+        if (value instanceof Error) error = this.#scrub(value);
       }
+    } catch (thrown) {
+      return (thrown as HookFailure).thrown;
     }
-    return failure;
+    return error;
   }
 
   /** The parts of a call that stay the same across its attempts. */
@@ -339,7 +341,7 @@ export class APIClient {
     return {
       request: spec,
       name: `${spec.method} ${spec.path}`,
-      target: spec.path + queryString(spec.query),
+      url: this.baseUrl + spec.path + queryString(spec.query),
       headers: options.headers,
       timeout: options.timeout ?? this.timeout,
       maxRetries: options.maxRetries ?? this.maxRetries,
@@ -366,11 +368,11 @@ export class APIClient {
     return traceAttempt((this.#traces as Traces).attempt, trace, held, () => this.#attempt(call));
   }
 
-  /** Waits for a rate limit (budget, or a rate-limit answer's reset), counting the ms when the call is traced. */
+  /** Waits for a rate limit (budget, or a rate-limit answer's reset), counting the ms for the attempt's trace. */
   async #hold(call: PreparedCall<z.core.$ZodType, unknown>, wait: Promise<void>): Promise<void> {
-    const started = call.trace && this.#clock.now();
+    const started = this.#clock.now();
     await wait;
-    if (started !== undefined) call.held += this.#clock.now() - started;
+    call.held += this.#clock.now() - started;
   }
 
   /**
@@ -381,37 +383,40 @@ export class APIClient {
     const { request: spec } = call;
     const limiter = this.#limiter;
     const started = this.#clock.now();
-    this.#log.debug?.(
-      `${spec.method} ${this.baseUrl}${call.target} sending (${redactHeaders({ ...this.#headers, ...call.headers })})`,
-    );
+    this.#log.debug?.(`${spec.method} ${call.url} sending (${redactHeaders({ ...this.#headers, ...call.headers })})`);
     let response: Response;
     let text: string;
     try {
-      ({ response, text } = await this.#send(call));
+      [response, text] = await this.#send(call);
     } catch (error) {
       limiter.release();
       if (error instanceof HookFailure) throw error;
-      return { error: error as Error, failure: error as Error };
+      return { failure: error as Error };
     }
     limiter.release();
     const now = this.#clock.now();
     const seen = readRateLimitHeaders(response.headers, now);
-    if (seen) {
-      this.#lastRateLimit = seen;
-      if (this.#clocksAgree(seen, now)) {
-        const observed = limiter.observe(seen);
-        if (observed) await observed;
-      } else {
-        // A window on another clock cannot be planned by: send freely, and fail (not hang) if told to wait.
-        limiter.observeUnlimited();
-      }
-    } else if (response.status >= 200 && response.status < 300) {
-      // The API answered without stating a limit: it advertises none, so stop holding requests until it does.
+    if (seen) this.#lastRateLimit = seen;
+    if (seen && this.#clocksAgree(seen, now)) {
+      const observed = limiter.observe(seen);
+      if (observed) await observed;
+    } else if (seen || response.ok) {
+      // A window on another clock cannot be planned by: send freely, and fail (not hang) if told to wait. A success
+      // that states no limit says the API advertises none: stop holding requests until it does.
       limiter.observeUnlimited();
     }
     this.#log.info?.(`${call.name} ${response.status} in ${now - started} ms`);
-    const after = this.#hooks?.afterResponse;
-    if (after) ({ response, text } = await this.#afterResponse(after, call, response, text));
+    // The afterResponse hooks get copies of the answer (a Response is a ResponseInit too: its status, status text and
+    // headers); a Response one returns becomes the answer.
+    for (const hook of this.#hooks?.afterResponse ?? []) {
+      const value = await this.#hook(hook, call, call.attempt, {
+        response: new Response(text === '' ? null : text, response),
+      });
+      if (value instanceof Response) {
+        response = value;
+        text = await readBoundedText(value, this.maxResponseBytes, call.name);
+      }
+    }
     let body: unknown;
     let isJson = false;
     try {
@@ -436,25 +441,6 @@ export class APIClient {
     const failure = this.#classify(answer);
     if (failure instanceof APIError) failure.rateLimit = rateLimitInfo(seen);
     return { answer, response, failure };
-  }
-
-  /** Runs the `afterResponse` hooks on copies of the answer; a Response one returns becomes the answer. */
-  async #afterResponse(
-    hooks: NonNullable<Hooks['afterResponse']>,
-    call: PreparedCall<z.core.$ZodType, unknown>,
-    response: Response,
-    text: string,
-  ): Promise<{ response: Response; text: string }> {
-    for (const hook of hooks) {
-      const { status, statusText, headers } = response;
-      const copy = new Response(text === '' ? null : text, { status, statusText, headers });
-      const value = await this.#hook(hook, call, call.attempt, { response: copy });
-      if (value instanceof Response) {
-        response = value;
-        text = await readBoundedText(value, this.maxResponseBytes, call.name);
-      }
-    }
-    return { response, text };
   }
 
   /**
@@ -519,7 +505,7 @@ export class APIClient {
    * One attempt through ky with our own timeout (on the injected clock) and no ky retries. Redirects are followed
    * here, within the base URL's origin only; the body is read with the `maxResponseBytes` bound.
    */
-  async #send(call: PreparedCall<z.core.$ZodType, unknown>): Promise<{ response: Response; text: string }> {
+  async #send(call: PreparedCall<z.core.$ZodType, unknown>): Promise<[response: Response, text: string]> {
     const { request: spec, signal, timeout } = call;
     const timer = new AbortController();
     // Awaited by the caller, so it may keep the process alive; cancelled below whatever happens.
@@ -531,22 +517,20 @@ export class APIClient {
     // The query is built by hand: ky's searchParams would parse the URL and build the Request a second time per call.
     // The base URL is joined by hand too: ky's `baseUrl` resolves it through a new Request per call, and its `prefix`
     // would also prefix a redirect's absolute target; messages name the full URL anyway.
-    let target: string | URL = this.baseUrl + call.target;
+    let target = call.url;
     let method: string = spec.method;
     let json = spec.body;
     const before = this.#hooks?.beforeRequest;
-    // Run by ky on the Request it built, so what the hooks change or return is what is sent.
+    // Run by ky on the Request it built, so what the hooks change or return is what is sent: ky sends a Request one
+    // returns (later hooks see it), and a Response one returns is the answer (later hooks are skipped).
     const hooks = before && {
-      beforeRequest: [
-        async ({ request }: { request: Request }) => {
-          for (const hook of before) {
-            const value = await this.#hook(hook, call, call.attempt, { request });
-            if (value instanceof Response) return value;
-            if (value instanceof Request) request = value;
-          }
-          return request;
-        },
-      ],
+      hooks: {
+        beforeRequest: before.map(
+          (hook) =>
+            ({ request }: { request: Request }) =>
+              this.#hook(hook, call, call.attempt, { request }),
+        ),
+      },
     };
     try {
       for (let redirects = 0; ; redirects++) {
@@ -554,17 +538,16 @@ export class APIClient {
           method,
           json,
           fetch,
-          ...(call.headers ? { headers: call.headers } : {}),
-          ...(hooks ? { hooks } : {}),
+          ...(call.headers && { headers: call.headers }),
+          ...hooks,
         });
-        const next = this.#redirectTarget(call.name, response, String(target), redirects);
+        const next = this.#redirectTarget(call.name, response, target, redirects);
         if (next === null) {
-          const text = await readBoundedText(response, this.maxResponseBytes, call.name);
-          return { response, text };
+          return [response, await readBoundedText(response, this.maxResponseBytes, call.name)];
         }
         discard(response);
-        // As fetch does: 303, and 301/302 after a POST, become a GET without a body.
-        if (response.status === 303 || ((response.status === 301 || response.status === 302) && method === 'POST')) {
+        // As fetch does: 303, and 301/302 after a POST, become a GET without a body (307 and 308 keep both).
+        if (response.status === 303 || (response.status < 303 && method === 'POST')) {
           method = 'GET';
           json = undefined;
         }
@@ -577,19 +560,18 @@ export class APIClient {
           `${call.name} got no answer within ${timeout} ms. Raise the timeout option or retry later.`,
         );
       }
-      const url = this.baseUrl + call.target;
       // Our own verdicts (too large, cross-origin redirect) and hooks' throws are not connection failures.
       if (error instanceof LinkgateError || error instanceof HookFailure) throw error;
       // ky's errors hold the Request (with its Authorization header); keep only the underlying cause.
       const raw = (error as { cause?: unknown }).cause ?? error;
       // The cause is printed with the error when uncaught: it must not carry the key either.
-      const rawMessage = String((raw as Error)?.message ?? raw);
+      const rawMessage = String((raw as Error).message ?? raw);
       const message = this.#scrub(rawMessage);
       const cause = rawMessage === message ? raw : new Error(message);
-      const detail = (raw as { cause?: { code?: string } } | undefined)?.cause?.code;
+      const detail = (raw as { cause?: { code?: string } }).cause?.code;
       throw new APIConnectionError(
         this.#scrub(
-          `${spec.method} ${url} could not connect: ${message}${detail ? ` (${detail})` : ''}. Check baseUrl and the network.`,
+          `${spec.method} ${call.url} could not connect: ${message}${detail ? ` (${detail})` : ''}. Check baseUrl and the network.`,
         ),
         { cause },
       );

@@ -42,7 +42,7 @@ export const isRecord = (value: unknown): value is Record<string, unknown> =>
 
 /** The body's `message` string, if any. */
 export function bodyMessage(body: unknown): string | undefined {
-  return isRecord(body) && typeof body.message === 'string' && body.message !== '' ? body.message : undefined;
+  return (isRecord(body) && typeof body.message === 'string' && body.message) || undefined;
 }
 
 /** `(GET /api/x answered HTTP 200)`: where a failure came from, for messages. */
@@ -53,29 +53,30 @@ export function where(answer: Answer, detail = ''): string {
 /** `Retry-After` in seconds, from its delay-seconds or HTTP-date form (RFC 9110); NaN when absent or unreadable. */
 export function parseRetryAfter(value: unknown, now: number): number {
   if (typeof value === 'number') return value >= 0 ? value : Number.NaN;
-  if (typeof value !== 'string' || value.trim() === '') return Number.NaN;
+  if (typeof value !== 'string') return Number.NaN;
   const trimmed = value.trim();
   if (/^\d+(\.\d+)?$/.test(trimmed)) return Number(trimmed);
-  const date = Date.parse(trimmed);
-  return Number.isNaN(date) ? Number.NaN : Math.max(0, (date - now) / 1000);
+  // An unreadable date (or an empty value) parses as NaN, which Math.max passes on.
+  return Math.max(0, (Date.parse(trimmed) - now) / 1000);
 }
 
 /** Builds a RateLimitError from `Retry-After` (body or header, seconds or HTTP date) or `X-RateLimit-Reset`. */
 export function rateLimitErrorFrom(answer: Answer, message?: string): RateLimitError {
-  const fromBody = isRecord(answer.body) ? parseRetryAfter(answer.body['Retry-After'], answer.now) : Number.NaN;
-  const fromHeader = parseRetryAfter(answer.headers.get('retry-after'), answer.now);
-  const resetHeader = parseReset(answer.headers.get('x-ratelimit-reset'), answer.now);
-  let retryAfter = Number.isFinite(fromBody) ? fromBody : Number.isFinite(fromHeader) ? fromHeader : Number.NaN;
-  if (!Number.isFinite(retryAfter)) retryAfter = resetHeader !== null ? (resetHeader - answer.now) / 1000 : 60;
+  const { body, headers, now } = answer;
+  let retryAfter = parseRetryAfter(isRecord(body) ? body['Retry-After'] : undefined, now);
+  if (!Number.isFinite(retryAfter)) retryAfter = parseRetryAfter(headers.get('retry-after'), now);
+  if (!Number.isFinite(retryAfter)) {
+    const resetHeader = parseReset(headers.get('x-ratelimit-reset'), now);
+    retryAfter = resetHeader !== null ? (resetHeader - now) / 1000 : 60;
+  }
   retryAfter = Math.max(0, Math.ceil(retryAfter));
-  const resetAt = new Date(answer.now + retryAfter * 1000);
   return new RateLimitError({
     status: answer.status,
     message: `${message ?? 'Too many requests.'} Retry after ${retryAfter} s ${where(answer)}.`,
-    body: answer.body ?? answer.text,
-    headers: answer.headers,
+    body: body ?? answer.text,
+    headers,
     retryAfter,
-    resetAt,
+    resetAt: new Date(now + retryAfter * 1000),
   });
 }
 

@@ -31,7 +31,8 @@ export class LinkgateError extends Error {
 
 /** Defines a non-enumerable property, so logging or serialising an error never dumps response data (which may hold secrets). */
 function hidden<T extends object>(target: T, key: string, value: unknown): void {
-  Object.defineProperty(target, key, { value, enumerable: false, writable: true, configurable: true });
+  // A property defineProperty creates is non-enumerable unless told otherwise.
+  Object.defineProperty(target, key, { value, writable: true, configurable: true });
 }
 
 /** What the API answered, as the error classifiers see it. */
@@ -163,9 +164,7 @@ export class ResponseTooLargeError extends LinkgateError {
 
   constructor(message: string, init: { status: number; headers: Headers; maxResponseBytes: number }) {
     super(message);
-    this.status = init.status;
-    this.headers = init.headers;
-    this.maxResponseBytes = init.maxResponseBytes;
+    Object.assign(this, init);
   }
 }
 
@@ -181,7 +180,6 @@ export class CrossOriginRedirectError extends LinkgateError {
 
   constructor(message: string, init: { status: number; targetOrigin: string | null }) {
     super(message);
-    this.status = init.status;
-    this.targetOrigin = init.targetOrigin;
+    Object.assign(this, init);
   }
 }

@@ -20,24 +20,20 @@ export type LevelledLogger = Partial<Record<(typeof LEVELS)[number], (message: s
  * may ever carry the API key).
  */
 export function levelledLogger(
-  logger: Logger | undefined,
+  logger: Logger,
   // ClientOptions' LogLevel, spelled here so the Logger's file (shared with linkgate/redis) imports nothing.
   level: 'off' | (typeof LEVELS)[number],
   redact: (line: string) => string,
 ): LevelledLogger {
   const out: LevelledLogger = {};
-  if (logger) {
-    for (const l of LEVELS.slice(0, LEVELS.indexOf(level as never) + 1)) out[l] = (line) => logger[l](redact(line));
-  }
+  // 'off' is no level: none is enabled.
+  for (const l of LEVELS.slice(0, LEVELS.indexOf(level as never) + 1)) out[l] = (line) => logger[l](redact(line));
   return out;
 }
 
 /** Renders request headers for a log line with `Authorization` replaced by its scheme and `***`. */
 export function redactHeaders(headers: Record<string, string>): string {
-  const parts: string[] = [];
-  for (const [name, value] of Object.entries(headers)) {
-    const shown = name.toLowerCase() === 'authorization' ? `${value.split(' ')[0]} ***` : value;
-    parts.push(`${name}: ${shown}`);
-  }
-  return parts.join(', ');
+  return Object.entries(headers)
+    .map(([name, value]) => `${name}: ${name.toLowerCase() === 'authorization' ? `${value.split(' ')[0]} ***` : value}`)
+    .join(', ');
 }

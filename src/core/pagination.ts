@@ -1,8 +1,5 @@
-import type * as z from 'zod/mini';
 import type { PageData } from '../schemas/page.js';
-import type { APIClient } from './api-client.js';
 import { APIPromise, type WithResponse } from './api-promise.js';
-import type { RequestSpec } from './client-options.js';
 import { LinkgateError, ValidationError } from './errors.js';
 
 /** Fetches one page by number (undefined: the API's default, page 1). */
@@ -36,13 +33,9 @@ export class Page<T> implements PageData<T> {
   declare readonly nextPage: number | null;
   readonly #fetch: PageFetcher<T>;
 
+  /** A page of `data`'s fields (the SDK's are those of {@link PageData}), fetching later pages with `fetch`. */
   constructor(data: PageData<T>, fetch: PageFetcher<T>) {
-    this.items = data.items;
-    this.page = data.page;
-    this.perPage = data.perPage;
-    this.total = data.total;
-    this.maxPage = data.maxPage;
-    this.nextPage = data.nextPage;
+    Object.assign(this, data);
     this.#fetch = fetch;
   }
 
@@ -123,31 +116,4 @@ export class PagePromise<T> extends APIPromise<Page<T>> implements AsyncIterable
     }
     return out;
   }
-}
-
-/**
- * Sends a paged list call through `client`: `build(page)` describes the call for one page number. Errors of a page
- * carry `page`, so the caller can resume with `list({ page })`. A function beside the page classes rather than a
- * client method, so a client without paged lists (MessagingClient) does not bundle them.
- */
-export function requestPage<S extends z.core.$ZodType, T>(
-  client: APIClient,
-  build: (page: number | undefined) => RequestSpec<S, PageData<T>>,
-  firstPage: number | undefined,
-): PagePromise<T> {
-  const fetchPage: PageFetcher<T> = (page) =>
-    new APIPromise(
-      client
-        .request(() => {
-          const spec = build(page);
-          return { ...spec, select: (answer: z.output<S>) => new Page(spec.select(answer), fetchPage) };
-        })
-        .withResponse()
-        .catch((error: unknown) => {
-          // Only a real page number is a place to resume from; a bad `page` argument is reported, not echoed.
-          if (error instanceof LinkgateError && (page === undefined || Number.isInteger(page))) error.page = page ?? 1;
-          throw error;
-        }),
-    );
-  return new PagePromise<T>(fetchPage(firstPage).withResponse());
 }

@@ -98,16 +98,6 @@ export interface RateLimitStore {
   block(key: string, resetAt: number): void | Promise<void>;
 }
 
-/** Stores only one limiter uses (its default one): nobody else takes from them, so their owner's answers are exact. */
-const unshared = new WeakSet<MemoryRateLimitStore>();
-
-/** A store for one limiter alone, the default when the client is given none (internal: not exported by the package). */
-export function unsharedMemoryStore(): MemoryRateLimitStore {
-  const store = new MemoryRateLimitStore();
-  unshared.add(store);
-  return store;
-}
-
 /** The default store: a Map in this process. */
 export class MemoryRateLimitStore implements RateLimitStore {
   readonly #states = new Map<string, RateLimitState>();
@@ -136,7 +126,7 @@ export class MemoryRateLimitStore implements RateLimitStore {
     let remaining = Math.max(0, seen.remaining - inFlight);
     if (!state || state.provisional || seen.resetAt > state.resetAt) {
       // Another process's requests taken from the guessed window are in flight, not yet in the server's count.
-      if (state?.provisional && !unshared.has(this))
+      if (state?.provisional && !(this instanceof UnsharedMemoryStore))
         remaining = Math.min(remaining, Math.max(0, state.remaining + seen.limit - state.limit));
       this.#states.set(key, { limit: seen.limit, remaining, resetAt: seen.resetAt, provisional: false });
     } else if (seen.resetAt === state.resetAt) {
@@ -158,3 +148,9 @@ export class MemoryRateLimitStore implements RateLimitStore {
     }
   }
 }
+
+/**
+ * A store for one limiter alone, the default when the client is given none (internal: not exported by the package):
+ * nobody else takes from it, so its owner's answers are exact.
+ */
+export class UnsharedMemoryStore extends MemoryRateLimitStore {}

@@ -8,7 +8,7 @@ import {
   type RateLimitState,
   type RateLimitStore,
   type TakeResult,
-  unsharedMemoryStore,
+  UnsharedMemoryStore,
 } from './rate-limit-store.js';
 
 // RateLimitInfo sits in a leaf, so the error classes can carry it without an import circle.
@@ -44,27 +44,8 @@ export interface RateLimiterOptions {
   assumed?: AssumedWindow;
 }
 
-interface Waiter {
-  resolve: () => void;
-  reject: (error: unknown) => void;
-  signal: AbortSignal | undefined;
-  onAbort: () => void;
-}
-
-/** The longest one request may be held for budget or a rate-limit answer, in ms, unless the client says otherwise. */
-const DEFAULT_MAX_RATE_LIMIT_WAIT = 120_000;
-
-/** A call answered "rate limited" this many times in a row gives up: someone else is spending the budget. */
-const MAX_RATE_LIMIT_ANSWERS = 5;
-
-/** Never spin: a rate-limit answer always waits at least this long. */
-const MIN_ANSWER_WAIT_MS = 1000;
-
-/**
- * While the window is the client's own guess, a held request looks at a store another process may update (with the
- * server's real, often earlier, reset) this often, instead of sleeping until the guessed window's end.
- */
-const PROVISIONAL_RECHECK_MS = 1000;
+/** A held request: taken off its signal, then granted (no argument) or refused with `error`. */
+type Waiter = (error?: unknown) => void;
 
 const isPromise = <T>(value: T | Promise<T>): value is Promise<T> =>
   typeof (value as { then?: unknown } | null)?.then === 'function';
@@ -72,12 +53,6 @@ const isPromise = <T>(value: T | Promise<T>): value is Promise<T> =>
 /** Applies `next` to a store's answer: at once when the store answered synchronously (in memory), else when it comes. */
 const andThen = <T, U>(value: T | Promise<T>, next: (value: T) => U): U | Promise<Awaited<U>> =>
   isPromise(value) ? (value.then(next) as Promise<Awaited<U>>) : next(value);
-
-/** Takes a waiter off its signal, before it is resolved or rejected. */
-const unhook = (waiter: Waiter): Waiter => {
-  waiter.signal?.removeEventListener('abort', waiter.onAbort);
-  return waiter;
-};
 
 /** Reads `X-RateLimit-Limit/Remaining/Reset`; null when the answer has none. Reset may be Unix s, Unix ms or a delta in s. */
 export function readRateLimitHeaders(headers: Headers, now: number): RateLimitObservation | null {
@@ -91,7 +66,7 @@ export function readRateLimitHeaders(headers: Headers, now: number): RateLimitOb
 
 /** Turns a reset header into ms since the epoch; tolerant of the three encodings seen in the wild. */
 export function parseReset(value: string | null, now: number): number | null {
-  if (value === null || value.trim() === '') return null;
+  if (!value?.trim()) return null;
   const n = Number(value);
   if (Number.isFinite(n)) {
     if (n > 1e12) return n;
@@ -115,14 +90,12 @@ export class RateLimiter {
   readonly #key: string;
   readonly #store: RateLimitStore;
   readonly #mode: 'wait' | 'throw' | false;
-  /** True when the store may change behind this limiter's back (another process, or another client). */
-  readonly #shared: boolean;
   readonly #maxWaitMs: number;
   readonly #onRateLimit: ((event: RateLimitEvent) => void) | undefined;
   readonly #assumed: AssumedWindow;
   readonly #queue: Waiter[] = [];
   #inFlight = 0;
-  #lastState: RateLimitState | null = null;
+  #lastState: RateLimitState | undefined;
   #timer: Timer | null = null;
   #draining = false;
   /** True after an answer without rate-limit headers: requests go out without taking budget. */
@@ -131,10 +104,10 @@ export class RateLimiter {
   constructor(options: RateLimiterOptions) {
     this.#clock = options.clock;
     this.#key = options.key;
-    this.#store = options.store ?? unsharedMemoryStore();
-    this.#shared = options.store !== undefined;
+    this.#store = options.store ?? new UnsharedMemoryStore();
     this.#mode = options.mode ?? 'wait';
-    this.#maxWaitMs = options.maxWaitMs ?? DEFAULT_MAX_RATE_LIMIT_WAIT;
+    // The longest one request may be held for budget or a rate-limit answer, unless the client says otherwise.
+    this.#maxWaitMs = options.maxWaitMs ?? 120_000;
     this.#onRateLimit = options.onRateLimit;
     this.#assumed = options.assumed ?? DEFAULT_ASSUMED_WINDOW;
   }
@@ -179,7 +152,7 @@ export class RateLimiter {
   /**
    * An answer carried no `X-RateLimit-*` headers: the API advertises no limit (a deployment without one, or
    * `linkgate mock --rate-limit off`). Stop holding requests, and free those already queued, until an answer states
-   * a limit again ({@link observe}) or the API answers "rate limited" ({@link block}).
+   * a limit again ({@link observe}) or the API answers "rate limited" ({@link waitOut}).
    */
   observeUnlimited(): void {
     if (this.#mode === false) return;
@@ -189,18 +162,18 @@ export class RateLimiter {
 
   /**
    * Whether a call the API answered "rate limited" (`answersInARow` times so far) waits for the reset and tries
-   * again. Not in `throw` mode, not past `maxWaitMs`, and not after {@link MAX_RATE_LIMIT_ANSWERS} answers in a row.
+   * again. Not in `throw` mode, not past `maxWaitMs`, and not after 5 answers in a row: someone else is spending the
+   * budget.
    */
   waitsOut(failure: RateLimitError, answersInARow: number): boolean {
-    return (
-      this.#mode !== 'throw' && answersInARow <= MAX_RATE_LIMIT_ANSWERS && this.answerDelay(failure) <= this.#maxWaitMs
-    );
+    return this.#mode !== 'throw' && answersInARow <= 5 && this.answerDelay(failure) <= this.#maxWaitMs;
   }
 
   /** How long a call answered "rate limited" waits before trying again, in ms: until the answer's reset, at least 1 s. */
   answerDelay(failure: RateLimitError): number {
     const now = this.#clock.now();
-    return Math.max(failure.resetAt.getTime(), now + MIN_ANSWER_WAIT_MS) - now;
+    // Never spin, even when the reset has passed.
+    return Math.max(+failure.resetAt, now + 1000) - now;
   }
 
   /**
@@ -218,15 +191,10 @@ export class RateLimiter {
       waitMs,
     });
     // Blocking the shared budget holds every other call too; acquire() then waits for the reset.
-    if (this.#mode !== false) await this.block(resetAt);
-    else await sleep(this.#clock, waitMs, signal);
-  }
-
-  /** The API answered "rate limited" until `resetAt`: hold everything until then. */
-  async block(resetAt: number): Promise<void> {
-    this.#unlimited = false;
-    const done = this.#store.block(this.#key, resetAt);
-    if (isPromise(done)) await done;
+    if (this.#mode !== false) {
+      this.#unlimited = false;
+      await this.#store.block(this.#key, resetAt);
+    } else await sleep(this.#clock, waitMs, signal);
   }
 
   #take(): TakeResult | Promise<TakeResult> {
@@ -245,9 +213,15 @@ export class RateLimiter {
     return this.#enqueue(signal, this.#wakeAt(state, now));
   }
 
-  /** When held requests look at the budget again: at the window's end, or sooner while a shared window is a guess. */
+  /**
+   * When held requests look at the budget again: at the window's end, or, while the window is the client's own guess
+   * and the store was given to the client (another process or client may update it with the server's real, often
+   * earlier, reset), every second.
+   */
   #wakeAt(state: RateLimitState, now: number): number {
-    return this.#shared && state.provisional ? Math.min(state.resetAt, now + PROVISIONAL_RECHECK_MS) : state.resetAt;
+    return state.provisional && !(this.#store instanceof UnsharedMemoryStore)
+      ? Math.min(state.resetAt, now + 1000)
+      : state.resetAt;
   }
 
   /**
@@ -256,25 +230,25 @@ export class RateLimiter {
    */
   #refusal(state: RateLimitState, now: number): RateLimitError | null {
     const waitMs = Math.max(0, state.resetAt - now);
-    if (state.limit <= 0) {
+    const retryAfter = Math.ceil(waitMs / 1000);
+    const why =
       // Every window would be spent before it starts: waiting would never end.
-      return localRateLimitError(
-        state,
-        now,
-        'the API states a limit of 0 requests per window for this key (X-RateLimit-Limit: 0), so waiting cannot help; check the key and its plan',
-      );
-    }
-    if (this.#mode === 'throw') {
-      return localRateLimitError(state, now, `rateLimit is 'throw'; pass rateLimit: 'wait' to hold requests instead`);
-    }
-    if (waitMs > this.#maxWaitMs) {
-      return localRateLimitError(
-        state,
-        now,
-        `waiting ${Math.ceil(waitMs / 1000)} s would pass maxRateLimitWait (${this.#maxWaitMs / 1000} s); raise it or retry later`,
-      );
-    }
-    return null;
+      state.limit <= 0
+        ? 'the API states a limit of 0 requests per window for this key (X-RateLimit-Limit: 0), so waiting cannot help; check the key and its plan'
+        : this.#mode === 'throw'
+          ? `rateLimit is 'throw'; pass rateLimit: 'wait' to hold requests instead`
+          : waitMs > this.#maxWaitMs &&
+            `waiting ${retryAfter} s would pass maxRateLimitWait (${this.#maxWaitMs / 1000} s); raise it or retry later`;
+    if (!why) return null;
+    return new RateLimitError({
+      status: 429,
+      message: `Rate limit budget spent (${state.remaining} of ${state.limit} requests left until ${new Date(state.resetAt).toISOString()}); the request was not sent: ${why}.`,
+      body: undefined,
+      headers: new Headers(),
+      rateLimit: { limit: state.limit, remaining: state.remaining, resetAt: new Date(state.resetAt) },
+      retryAfter,
+      resetAt: new Date(state.resetAt),
+    });
   }
 
   #notifyHeld(state: RateLimitState, now: number): void {
@@ -289,22 +263,22 @@ export class RateLimiter {
 
   #enqueue(signal: AbortSignal | undefined, wakeAt?: number): Promise<void> {
     return new Promise<void>((resolve, reject) => {
-      const waiter: Waiter = {
-        resolve,
-        reject,
-        signal,
-        onAbort: () => {
-          const i = this.#queue.indexOf(waiter);
-          if (i >= 0) this.#queue.splice(i, 1);
-          // Nobody waits any more: the wake-up timer would only keep the process alive for nothing.
-          if (this.#queue.length === 0 && !this.#draining) {
-            this.#timer?.cancel();
-            this.#timer = null;
-          }
-          reject(abortError());
-        },
+      const onAbort = () => {
+        const i = this.#queue.indexOf(waiter);
+        if (i >= 0) this.#queue.splice(i, 1);
+        // Nobody waits any more: the wake-up timer would only keep the process alive for nothing.
+        if (this.#queue.length === 0 && !this.#draining) {
+          this.#timer?.cancel();
+          this.#timer = null;
+        }
+        reject(new APIUserAbortError('The request was aborted by its signal while waiting for rate-limit budget.'));
       };
-      signal?.addEventListener('abort', waiter.onAbort, { once: true });
+      const waiter: Waiter = (error) => {
+        signal?.removeEventListener('abort', onAbort);
+        if (error) reject(error);
+        else resolve();
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
       this.#queue.push(waiter);
       if (wakeAt !== undefined) this.#drainSoon(wakeAt - this.#clock.now());
       else if (!this.#timer && !this.#draining) this.#drainSoon(0);
@@ -332,7 +306,7 @@ export class RateLimiter {
       while (this.#queue.length > 0) {
         if (this.#unlimited) {
           this.#inFlight++;
-          unhook(this.#queue.shift() as Waiter).resolve();
+          (this.#queue.shift() as Waiter)();
           continue;
         }
         const taken = this.#take();
@@ -344,7 +318,7 @@ export class RateLimiter {
           break;
         }
         if (result.granted) {
-          unhook(head).resolve();
+          head();
           continue;
         }
         this.#queue.unshift(head);
@@ -352,7 +326,7 @@ export class RateLimiter {
         // When the next reset is too far off (e.g. after a long Retry-After), every waiter gives up now.
         const refusal = this.#refusal(result.state, now);
         if (refusal) {
-          for (const waiter of this.#queue.splice(0)) unhook(waiter).reject(refusal);
+          for (const waiter of this.#queue.splice(0)) waiter(refusal);
         }
         if (this.#queue.length > 0) this.#drainSoon(this.#wakeAt(result.state, now) - now);
         break;
@@ -361,21 +335,4 @@ export class RateLimiter {
       this.#draining = false;
     }
   }
-}
-
-function abortError(): APIUserAbortError {
-  return new APIUserAbortError('The request was aborted by its signal while waiting for rate-limit budget.');
-}
-
-function localRateLimitError(state: RateLimitState, now: number, why: string): RateLimitError {
-  const retryAfter = Math.max(0, Math.ceil((state.resetAt - now) / 1000));
-  return new RateLimitError({
-    status: 429,
-    message: `Rate limit budget spent (${state.remaining} of ${state.limit} requests left until ${new Date(state.resetAt).toISOString()}); the request was not sent: ${why}.`,
-    body: undefined,
-    headers: new Headers(),
-    rateLimit: { limit: state.limit, remaining: state.remaining, resetAt: new Date(state.resetAt) },
-    retryAfter,
-    resetAt: new Date(state.resetAt),
-  });
 }

@@ -8,9 +8,6 @@ export function discard(response: Response): void {
   void response.body?.cancel().catch(() => {});
 }
 
-// Decodes like Response.text(): UTF-8, a leading BOM dropped, invalid bytes replaced.
-const decoder = new TextDecoder();
-
 /**
  * Reads a response body as UTF-8 text, streaming, and stops at `maxBytes` (decoded bytes: the runtime has already
  * inflated gzip or brotli), so an endless, huge or compressed-bomb answer costs at most `maxBytes` of memory.
@@ -24,34 +21,31 @@ export async function readBoundedText(response: Response, maxBytes: number, call
       { status: response.status, headers: response.headers, maxResponseBytes: maxBytes },
     );
   const declared = Number(response.headers.get('content-length') ?? Number.NaN);
+  const compressed = response.headers.has('content-encoding');
   // A declared length only bounds the decoded size when nothing is compressed.
-  if (declared > maxBytes && !response.headers.has('content-encoding')) {
+  if (declared > maxBytes && !compressed) {
     discard(response);
     throw tooLarge(`a declared body of ${declared} bytes, more`);
   }
   // An uncompressed body with a declared length within the bound cannot grow past it (the HTTP parser enforces it).
-  if (declared <= maxBytes && !response.headers.has('content-encoding')) return response.text();
+  if (declared <= maxBytes && !compressed) return response.text();
   const body = response.body;
   if (!body) return '';
   const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
+  // Decodes like Response.text(): UTF-8, a leading BOM dropped, invalid bytes replaced; a character split between
+  // chunks is kept for the next one.
+  const decoder = new TextDecoder();
+  let text = '';
   let size = 0;
   for (;;) {
     const { done, value } = await reader.read();
-    if (done) break;
+    if (done) return text + decoder.decode();
     size += value.byteLength;
     if (size > maxBytes) {
       // Cancelling releases the connection; its outcome does not matter any more.
       void reader.cancel().catch(() => {});
       throw tooLarge('a body larger');
     }
-    chunks.push(value);
+    text += decoder.decode(value, { stream: true });
   }
-  const all = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    all.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return decoder.decode(all);
 }

@@ -3,11 +3,6 @@
 // for at run time, never imported, so browsers load nothing; with no subscriber nothing is built or published.
 import { HookFailure } from './hooks.js';
 
-/** The tracing channel of whole calls: `diagnostics_channel.tracingChannel('linkgate:request')`. */
-export const REQUEST_CHANNEL = 'linkgate:request';
-/** The tracing channel of each HTTP attempt of a call: `diagnostics_channel.tracingChannel('linkgate:attempt')`. */
-export const ATTEMPT_CHANNEL = 'linkgate:attempt';
-
 /**
  * What subscribers of `linkgate:request` see of one call: the same object at its `start`, `end`, `asyncStart`,
  * `asyncEnd` and `error` events, filled in as the call goes. It never holds the API key, headers or filled-in path.
@@ -95,7 +90,7 @@ export function channelsOf(runtime: Runtime | undefined): Traces | null {
     | { tracingChannel?: <C extends object>(name: string) => TracingChannel<C> }
     | undefined;
   return dc?.tracingChannel
-    ? { request: dc.tracingChannel(REQUEST_CHANNEL), attempt: dc.tracingChannel(ATTEMPT_CHANNEL) }
+    ? { request: dc.tracingChannel('linkgate:request'), attempt: dc.tracingChannel('linkgate:attempt') }
     : null;
 }
 

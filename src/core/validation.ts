@@ -24,7 +24,7 @@ function ruleOf(issue: RawIssue, input: unknown): string {
   switch (issue.code) {
     case 'invalid_type':
       if (valueAt(input, issue.path) === undefined) return 'is required';
-      return `must be ${article(issue.expected)} ${issue.expected}`;
+      return `must be ${/^[aeiou]/.test(issue.expected) ? 'an' : 'a'} ${issue.expected}`;
     case 'invalid_value':
       return `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
     case 'invalid_union':
@@ -32,10 +32,6 @@ function ruleOf(issue: RawIssue, input: unknown): string {
     default:
       return 'is invalid';
   }
-}
-
-function article(word: string): string {
-  return /^[aeiou]/.test(word) ? 'an' : 'a';
 }
 
 /** Renders a path as `data.phone` or `items[2].id`, prefixed (e.g. `body`). */

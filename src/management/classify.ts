@@ -16,9 +16,10 @@ export const classifyManagementAnswer: AnswerClassifier = (answer) => {
   const { body } = answer;
   if (!isRecord(body) || !('error' in body)) return null;
   const flag = body.error;
-  if (flag === 429 || flag === '429') return rateLimitErrorFrom(answer, bodyMessage(body));
+  const stated = bodyMessage(body);
+  if (flag === 429 || flag === '429') return rateLimitErrorFrom(answer, stated);
   if (flag === 0 || flag === '0' || flag === false || flag === null) return null;
-  const message = bodyMessage(body) ?? 'The API reported a failure without a message.';
+  const message = stated ?? 'The API reported a failure without a message.';
   const init = (hint = ''): APIErrorInit => ({
     status: answer.status,
     message: `${message}${hint} ${where(answer)}`,

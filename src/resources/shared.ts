@@ -1,6 +1,8 @@
 import type * as z from 'zod/mini';
 import type { APIClient, RequestOptions, RequestSpec } from '../core/api-client.js';
-import { type PagePromise, requestPage } from '../core/pagination.js';
+import { APIPromise } from '../core/api-promise.js';
+import { LinkgateError } from '../core/errors.js';
+import { Page, type PageFetcher, PagePromise } from '../core/pagination.js';
 import { validate, validateId } from '../core/validation.js';
 import type { Operation } from '../schemas/operation.js';
 import type { PageData, PageQuery } from '../schemas/page.js';
@@ -16,9 +18,6 @@ export interface Created {
   /** The new record's id. */
   id: number;
 }
-
-/** The SDK's argument name of a path parameter where the template's differs (the service writes `planid`). */
-const ARGUMENT_NAMES: Readonly<Record<string, string>> = { planid: 'planId', userid: 'userId' };
 
 /** What one call of an operation carries besides the operation itself. */
 export interface CallParts {
@@ -43,7 +42,8 @@ export function callOf<R extends z.core.$ZodType, T>(op: Operation<R, T>, parts:
     route: op.path,
     // Each path parameter is checked, in the template's order, before the query and the body.
     path: op.path.replace(/\{(\w+)\}/g, (_, name: string) =>
-      String(validateId(parts.path?.[name], ARGUMENT_NAMES[name] ?? name, op.id)),
+      // The SDK's argument name: the template's with a trailing `id` capitalised (`planid` is `planId`; `id` stays).
+      String(validateId(parts.path?.[name], name.replace(/\Bid$/, 'Id'), op.id)),
     ),
     // Undefined when the operation takes none: the client then sends no query string and no body.
     query: op.query && (validate(op.query, parts.query ?? {}, op.id, 'query') as Record<string, string | number>),
@@ -54,16 +54,30 @@ export function callOf<R extends z.core.$ZodType, T>(op: Operation<R, T>, parts:
   };
 }
 
-/** Sends a paged list call of `op`: per page, the query with the page asked for, checked once per page. */
+/**
+ * Sends a paged list call of `op`: per page, the query with the page asked for, checked once per page. Errors of a
+ * page carry `page`, so the caller can resume with `list({ page })`. A function of the resources rather than a client
+ * method, so a client without paged lists (MessagingClient) bundles none of the paging code.
+ */
 export function listOf<R extends z.core.$ZodType, T>(
   client: APIClient,
   op: Operation<R, PageData<T>>,
   query: PageQuery | undefined,
   options: RequestOptions | undefined,
 ): PagePromise<T> {
-  return requestPage(
-    client,
-    (page) => callOf(op, { query: { ...query, ...(page === undefined ? {} : { page }) }, options }),
-    query?.page,
-  );
+  const fetchPage: PageFetcher<T> = (page) =>
+    new APIPromise(
+      client
+        .request(() => {
+          const spec = callOf(op, { query: { ...query, ...(page === undefined ? {} : { page }) }, options });
+          return { ...spec, select: (answer: z.output<R>) => new Page(spec.select(answer), fetchPage) };
+        })
+        .withResponse()
+        .catch((error: unknown) => {
+          // Only a real page number is a place to resume from; a bad `page` argument is reported, not echoed.
+          if (error instanceof LinkgateError && (page === undefined || Number.isInteger(page))) error.page = page ?? 1;
+          throw error;
+        }),
+    );
+  return new PagePromise<T>(fetchPage(query?.page).withResponse());
 }

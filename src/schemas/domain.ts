@@ -5,7 +5,7 @@ import { Id } from './primitives.js';
 import { maxChars, minChars, optionalField } from './rules.js';
 
 /** A URL field of a domain body; the route checks it is http(s) with production's own message. */
-const urlText = () => z.string().check(maxChars(MAX_URL_CHARS, `must be at most ${MAX_URL_CHARS} characters`));
+const urlText = () => z.string().check(maxChars(MAX_URL_CHARS));
 
 /** A branded domain. */
 export const Domain = entity({

@@ -22,10 +22,7 @@ const toData = <D>(answer: { data: D }) => answer.data;
 const itself = <D>(answer: D) => answer;
 
 const httpUrl = (what: string) => urlString(`must be a full URL starting with http:// or https:// (${what})`, true);
-const emailRules = () =>
-  z
-    .string()
-    .check(maxChars(50, 'must be at most 50 characters'), matching(EMAIL_PATTERN, 'must be a valid email address'));
+const emailRules = () => z.string().check(maxChars(50), matching(EMAIL_PATTERN, 'must be a valid email address'));
 const passwordRules = () =>
   z.string().check(minChars(MIN_PASSWORD_LENGTH, `must be at least ${MIN_PASSWORD_LENGTH} characters`));
 

@@ -51,13 +51,14 @@ export function pagedEnvelope<T extends z.core.$ZodType>(item: T, keys: readonly
         });
         return z.NEVER;
       }
+      // In the order a Page shows its fields.
       return {
-        total: data.result,
-        perPage: data.perpage,
-        page: data.currentpage,
-        nextPage: data.nextpage ?? null,
-        maxPage: data.maxpage,
         items: data[key] as z.output<T>[],
+        page: data.currentpage,
+        perPage: data.perpage,
+        total: data.result,
+        maxPage: data.maxpage,
+        nextPage: data.nextpage ?? null,
       };
     }),
   );

@@ -4,9 +4,8 @@ import { MAX_NAME_CHARS, MAX_TAG_CHARS } from './limits.js';
 import { DateString, Id } from './primitives.js';
 import { maxChars, minChars, optionalField } from './rules.js';
 
-const name = () => z.string().check(maxChars(MAX_NAME_CHARS, `must be at most ${MAX_NAME_CHARS} characters`));
-const tag = () =>
-  z.string().check(minChars(1, 'is required'), maxChars(MAX_TAG_CHARS, `must be at most ${MAX_TAG_CHARS} characters`));
+const name = () => z.string().check(maxChars(MAX_NAME_CHARS));
+const tag = () => z.string().check(minChars(1, 'is required'), maxChars(MAX_TAG_CHARS));
 
 /** The pixel providers the service supports (spec, Pixels). */
 export const PIXEL_TYPES = [

@@ -23,10 +23,7 @@ export const QrPhoneData = z
   .string()
   .check(matching(/^\+?\d{3,20}$/, 'must be a phone number: digits, optionally after +'));
 /** `data` for `sms`: `{ phone, message }` (encoded as `smsto:phone:message`). */
-export const QrSmsData = z.object({
-  phone: z.string().check(matching(/^\+?\d{3,20}$/, 'must be a phone number: digits, optionally after +')),
-  message: z.string(),
-});
+export const QrSmsData = z.object({ phone: QrPhoneData, message: z.string() });
 /** `data` for `wifi`: `{ ssid, pass, encryption }`; a plain string is rejected. */
 export const QrWifiData = z.object({
   ssid: nonEmpty(),
@@ -67,10 +64,7 @@ export const QR_DATA_BY_TYPE = {
  */
 export const QrLogo = z
   .string()
-  .check(
-    maxChars(MAX_URL_CHARS, `must be at most ${MAX_URL_CHARS} characters`),
-    matching(/\.(png|jpe?g)(\?|$)/i, 'must be the path or URL of a PNG or JPEG image'),
-  );
+  .check(maxChars(MAX_URL_CHARS), matching(/\.(png|jpe?g)(\?|$)/i, 'must be the path or URL of a PNG or JPEG image'));
 
 // `null` for any of them reads as not sent (the code keeps its colours and logo on update).
 const appearance = {
@@ -126,17 +120,25 @@ export const Qr = entity({
 /** A QR code. */
 export type Qr = z.infer<typeof Qr>;
 
-// An object of counts keyed by name (a catch-all object: the same check as a record, lighter in the browser bundle).
-const countMap = z.catchall(z.object({}), z.union([z.string(), z.number()]));
+// An object of counts keyed by name: a catch-all object (the same check as a record, lighter in the browser bundle),
+// its `catchall` given in the def: z.catchall() would bring zod's mergeDefs into the bundle.
+const countMap = z.object({}, {
+  catchall: z.union([z.string(), z.number()]),
+} as z.core.$ZodObjectParams) as unknown as z.ZodMiniObject<
+  Record<never, never>,
+  z.core.$catchall<z.ZodMiniUnion<readonly [z.ZodMiniString<string>, z.ZodMiniNumber<number>]>>
+>;
+// A top-N list: the map, or an array.
+const topCounts = z.optional(z.union([countMap, z.array(z.unknown())]));
 
 /** Statistics of a QR code (`data` of `GET /api/qr/:id`); top-N maps carry counts as strings. */
 export const QrStats = entity({
   clicks: Count,
   uniqueClicks: Count,
-  topCountries: z.optional(z.union([countMap, z.array(z.unknown())])),
-  topReferrers: z.optional(z.union([countMap, z.array(z.unknown())])),
-  topBrowsers: z.optional(z.union([countMap, z.array(z.unknown())])),
-  topOs: z.optional(z.union([countMap, z.array(z.unknown())])),
+  topCountries: topCounts,
+  topReferrers: topCounts,
+  topBrowsers: topCounts,
+  topOs: topCounts,
   socialCount: z.optional(entity({ facebook: Count, twitter: Count, instagram: Count })),
 });
 /** Statistics of a QR code. */

@@ -39,11 +39,11 @@ export const minChars = (min: number, message: string) =>
     },
   );
 
-/** The string has at most `max` characters. */
-export const maxChars = (max: number, message: string) =>
+/** The string has at most `max` characters; its message says so (`must be at most 2048 characters`). */
+export const maxChars = (max: number) =>
   rule<string>(
     (text) => text.length <= max,
-    message,
+    `must be at most ${max} characters`,
     (bag) => {
       bag.maximum = max;
     },
@@ -59,22 +59,23 @@ export const positive = (message: string) =>
     },
   );
 
+/** An http(s) URL with a host: the one such rule of the SDK and the mock, shared by both checks below. */
+const isWebUrl = (url: URL) => (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+
 /** Whether `text` is an absolute URL; with `httpOnly`, an http(s) URL with a host. Surrounding spaces are ignored. */
 export function isUrl(text: string, httpOnly = false): boolean {
-  if (httpOnly) return isHttpUrl(text.trim());
   try {
-    new URL(text.trim());
-    return true;
+    const url = new URL(text.trim());
+    return !httpOnly || isWebUrl(url);
   } catch {
     return false;
   }
 }
 
-/** Whether `text` is an absolute http(s) URL with a host: the one such check of the SDK and the mock. */
+/** Whether `text` is an absolute http(s) URL with a host. */
 export function isHttpUrl(text: string): boolean {
   try {
-    const url = new URL(text);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+    return isWebUrl(new URL(text));
   } catch {
     return false;
   }
@@ -84,7 +85,7 @@ export function isHttpUrl(text: string): boolean {
 export const urlString = (message: string, httpOnly = false) =>
   z.pipe(
     z.string().check(
-      maxChars(MAX_URL_CHARS, `must be at most ${MAX_URL_CHARS} characters`),
+      maxChars(MAX_URL_CHARS),
       rule<string>(
         // An overlong value is reported once, by the length rule.
         (text) => text.length > MAX_URL_CHARS || isUrl(text, httpOnly),
@@ -118,7 +119,8 @@ export const integer = () =>
   z.number().check(
     rule<number>(Number.isSafeInteger, 'must be an integer', (bag) => {
       bag.format = 'safeint';
-      bag.minimum = Number.MIN_SAFE_INTEGER;
-      bag.maximum = Number.MAX_SAFE_INTEGER;
+      // Number.MIN_SAFE_INTEGER and MAX_SAFE_INTEGER, written as numbers: their names cost the browser bundle bytes.
+      bag.minimum = -(2 ** 53 - 1);
+      bag.maximum = 2 ** 53 - 1;
     }),
   );
