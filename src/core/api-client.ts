@@ -85,7 +85,7 @@ function fingerprint(text: string): string {
 /**
  * The HTTP core both clients build on: authentication, the shared rate limiter, retries with back-off, timeouts and
  * abort, error classification, response validation and logging. Resource classes describe calls and hand them to
- * {@link request} (paged lists through `requestPage` in ./pagination.ts); everything else happens here.
+ * {@link request} (paged lists through `listOf` in ../resources/shared.ts); everything else happens here.
  */
 export class APIClient {
   /** The base URL requests go to, without a trailing slash. */
