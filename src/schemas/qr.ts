@@ -120,14 +120,8 @@ export const Qr = entity({
 /** A QR code. */
 export type Qr = z.infer<typeof Qr>;
 
-// An object of counts keyed by name: a catch-all object (the same check as a record, lighter in the browser bundle),
-// its `catchall` given in the def: z.catchall() would bring zod's mergeDefs into the bundle.
-const countMap = z.object({}, {
-  catchall: z.union([z.string(), z.number()]),
-} as z.core.$ZodObjectParams) as unknown as z.ZodMiniObject<
-  Record<never, never>,
-  z.core.$catchall<z.ZodMiniUnion<readonly [z.ZodMiniString<string>, z.ZodMiniNumber<number>]>>
->;
+// An object of counts keyed by name (a catch-all object: the same check as a record, lighter in the browser bundle).
+const countMap = z.catchall(z.object({}), z.union([z.string(), z.number()]));
 // A top-N list: the map, or an array.
 const topCounts = z.optional(z.union([countMap, z.array(z.unknown())]));
 
