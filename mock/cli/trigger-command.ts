@@ -140,7 +140,7 @@ async function plan(event: EventName, options: TriggerOptions, wrongSecret: stri
   if (delivery.issues.length > 0 && !options.allowInvalid) {
     const listed = delivery.issues.map(describeIssue).join('; ');
     throw new TriggerUsageError(
-      `${flagsOf(options.overrides)} the ${event} payload invalid: ${listed}. Fix the value, or pass --allow-invalid to ${breaking.length === 0 ? 'add the field anyway (receivers must accept fields they do not know)' : "send it anyway (to test your receiver's 400)"}.`,
+      `${flagsOf(options.overrides)} the ${event} payload invalid: ${listed}. ${options.overrides.every((o) => o.unset) ? 'Keep the field' : 'Fix the value'}, or pass --allow-invalid to ${breaking.length === 0 ? 'add the field anyway (receivers must accept fields they do not know)' : "send it anyway (to test your receiver's 400)"}.`,
     );
   }
   const check: TriggerCheck = breaking.length > 0 && options.check === 'delivery' ? 'invalid' : options.check;

@@ -1,4 +1,5 @@
 import type { Clock } from '../core/clock.js';
+import { valueAt } from '../core/validation.js';
 import { EVENT_SCHEMAS, EventEnvelope, type EventMap, type EventName, type WebhookEvent } from '../schemas/events.js';
 import { deliveryHeaders } from './delivery-headers.js';
 import { applyOverrides, overridePath, type PayloadOverrides, unknownFieldIssue } from './payload-overrides.js';
@@ -179,7 +180,11 @@ function override(
   }
   const result = schema.safeParse(payload);
   if (!result.success) {
-    for (const { path, message, code } of result.error.issues) issues.push({ path, message, code });
+    for (const { path, message, code } of result.error.issues) {
+      // zod says "expected string, received undefined" for a field an override removed: name the rule instead.
+      const missing = code === 'invalid_type' && valueAt(payload, path) === undefined;
+      issues.push({ path, message: missing ? 'is required' : message, code });
+    }
   }
   if (issues.length > 0 && !allowInvalid) {
     const listed = issues.map((i) => `${i.path.map(String).join('.') || '(body)'}: ${i.message}`).join('; ');

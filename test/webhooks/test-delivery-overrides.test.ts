@@ -61,6 +61,19 @@ describe('createTestDelivery with set: fields overridden by dot path and checked
     expect(delivery.issues).toEqual([]);
   });
 
+  it('says a required field removed by an override "is required", rather than what zod expected', () => {
+    expect(() =>
+      createTestDelivery({ event: 'message.received', secret: TENANT_SECRET, set: { 'data.sender': undefined } }),
+    ).toThrow(/message\.received payload invalid: data\.sender: is required\. Fix the override/);
+    const sent = createTestDelivery({
+      event: 'message.received',
+      secret: TENANT_SECRET,
+      set: { 'data.sender': undefined },
+      allowInvalid: true,
+    });
+    expect(sent.issues).toEqual([{ path: ['data', 'sender'], message: 'is required', code: 'invalid_type' }]);
+  });
+
   it('throws naming the field and the rule when an override makes the payload invalid', () => {
     expect(() =>
       createTestDelivery({ event: 'message.ack', secret: TENANT_SECRET, set: { 'data.status': 'read' } }),
