@@ -4,6 +4,9 @@ repeated deliveries, and acknowledges with 200. Test it with one line, without t
     WEBHOOK_SECRET=whsec_live_<32 hex> PORT=8000 python3 examples/webhook-receiver-python.py
     npx linkgate trigger message.received --to http://127.0.0.1:8000/webhooks --secret "$WEBHOOK_SECRET"
 
+It does not check each event's fields against the gateway's schema (the TypeScript receivers do, with linkgate/webhooks),
+so `linkgate trigger ... --allow-invalid` reports it ACCEPTED an invalid payload: validate the body there if you need to.
+
 Run by test/e2e/trigger-python-receiver.test.ts.
 """
 
