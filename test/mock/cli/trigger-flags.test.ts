@@ -20,6 +20,12 @@ async function trigger(args: string[], env: Record<string, string | undefined> =
   return { code, out, err };
 }
 
+/** Sends `args` with --json to NOWHERE (nothing listens: exit 1 once sent) and returns the delivery it reports. */
+async function sentDelivery(args: string[]) {
+  const run = await trigger([...args, '--to', NOWHERE, '--secret', SECRET, '--timeout', '2s', '--json']);
+  return JSON.parse(run.out).deliveries[0];
+}
+
 describe('linkgate trigger refuses a wrong command line with exit code 2, naming the flag and the rule', () => {
   it.each([
     [['--to', NOWHERE, '--secret', SECRET], /No event given; pass one of message\.received, .*, or --all/],
@@ -102,20 +108,7 @@ describe('linkgate trigger refuses a wrong command line with exit code 2, naming
     expect(refused.err).toContain(
       'pass --allow-invalid to add the field anyway (receivers must accept fields they do not know)',
     );
-    const run = await trigger([
-      'message.ack',
-      '--set',
-      'data.reaction=👍',
-      '--allow-invalid',
-      '--to',
-      NOWHERE,
-      '--secret',
-      SECRET,
-      '--timeout',
-      '2s',
-      '--json',
-    ]);
-    const [delivery] = JSON.parse(run.out).deliveries;
+    const delivery = await sentDelivery(['message.ack', '--set', 'data.reaction=👍', '--allow-invalid']);
     expect(delivery).toMatchObject({
       check: 'delivery',
       expected: 'acknowledged',
@@ -145,27 +138,11 @@ describe('linkgate trigger refuses a wrong command line with exit code 2, naming
   });
 
   it('removes fields with --unset: an optional one leaves a delivery to acknowledge, a required one (with --allow-invalid) one to refuse', async () => {
-    const send = async (path: string, ...extra: string[]) => {
-      const run = await trigger([
-        'message.received',
-        '--unset',
-        path,
-        ...extra,
-        '--to',
-        NOWHERE,
-        '--secret',
-        SECRET,
-        '--timeout',
-        '2s',
-        '--json',
-      ]);
-      return JSON.parse(run.out).deliveries[0];
-    };
-    const textless = await send('data.text');
+    const textless = await sentDelivery(['message.received', '--unset', 'data.text']);
     expect(textless).toMatchObject({ check: 'delivery', expected: 'acknowledged', issues: [] });
     expect(textless.payload.data).not.toHaveProperty('text');
     expect(textless.payload.data.sender).toEqual(expect.any(String));
-    const senderless = await send('data.sender', '--allow-invalid');
+    const senderless = await sentDelivery(['message.received', '--unset', 'data.sender', '--allow-invalid']);
     expect(senderless).toMatchObject({ check: 'invalid', expected: 'refused' });
     expect(senderless.payload.data).not.toHaveProperty('sender');
     expect(senderless.issues).toEqual([expect.stringMatching(/^data\.sender: /)]);
