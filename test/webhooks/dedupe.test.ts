@@ -14,14 +14,18 @@ import { clockAtNow, messageReceived, NOW_S, TENANT_SECRET } from './support/fix
 const send = (deliveryId = 'd-1') =>
   createTestDelivery({ event: messageReceived, secret: TENANT_SECRET, timestamp: NOW_S, deliveryId });
 
-/** A handler that dedupes with `dedupe` and routes `message.received` to `handled`. */
-const dedupingHandler = (dedupe: DedupeStore | true, handled: () => unknown) =>
+/** A handler that dedupes with `dedupe`, routes `message.received` to `handled` and reports to `onError`. */
+const dedupingHandler = (
+  dedupe: DedupeStore | true,
+  handled: () => unknown,
+  onError: (error: unknown) => void = () => {},
+) =>
   createWebhookHandler({
     secret: TENANT_SECRET,
     clock: clockAtNow(),
     dedupe,
     on: { 'message.received': handled },
-    onError: () => {},
+    onError,
   });
 
 /** An async store over `ids`, as a Redis-backed one without addIfAbsent behaves. */
@@ -203,13 +207,7 @@ describe('a repeated delivery is acknowledged, not handled twice', () => {
       delete: () => {},
     };
     const onError = vi.fn();
-    const handler = createWebhookHandler({
-      secret: TENANT_SECRET,
-      clock: clockAtNow(),
-      dedupe: store,
-      onError,
-      on: { 'message.received': () => {} },
-    });
+    const handler = dedupingHandler(store, () => {}, onError);
     const response = await handler(send().request);
     expect(response.status).toBe(500);
     expect(await response.json()).toMatchObject({ status: 'error', code: 'internal_error' });
@@ -325,13 +323,7 @@ describe('a claim while the handler runs, a done mark once it answered', () => {
     };
     const onError = vi.fn();
     const handled = vi.fn();
-    const handler = createWebhookHandler({
-      secret: TENANT_SECRET,
-      clock: clockAtNow(),
-      dedupe: store,
-      onError,
-      on: { 'message.received': handled },
-    });
+    const handler = dedupingHandler(store, handled, onError);
     expect((await handler(send().request)).status).toBe(200);
     expect(handled).toHaveBeenCalledTimes(1);
     expect(onError).toHaveBeenCalledWith(expect.objectContaining({ message: 'redis down' }), {
@@ -345,13 +337,7 @@ describe('a claim while the handler runs, a done mark once it answered', () => {
     const store = new MemoryDedupeStore();
     store.claim = () => 'ok' as never;
     const onError = vi.fn();
-    const handler = createWebhookHandler({
-      secret: TENANT_SECRET,
-      clock: clockAtNow(),
-      dedupe: store,
-      onError,
-      on: { 'message.received': () => {} },
-    });
+    const handler = dedupingHandler(store, () => {}, onError);
     expect((await handler(send().request)).status).toBe(500);
     expect(onError.mock.calls[0]![0].message).toBe(
       `The dedupe store's claim() returned "ok"; it must return 'claimed', 'in_progress' or 'done'.`,
