@@ -139,19 +139,20 @@ async function plan(event: EventName, options: TriggerOptions, wrongSecret: stri
   const breaking = delivery.issues.filter((i) => i.code !== 'unrecognized_keys');
   if (delivery.issues.length > 0 && !options.allowInvalid) {
     const listed = delivery.issues.map(describeIssue).join('; ');
+    const { flags, fix } = changedBy(options.overrides);
     throw new TriggerUsageError(
-      `${flagsOf(options.overrides)} the ${event} payload invalid: ${listed}. ${options.overrides.every((o) => o.unset) ? 'Keep the field' : 'Fix the value'}, or pass --allow-invalid to ${breaking.length === 0 ? 'add the field anyway (receivers must accept fields they do not know)' : "send it anyway (to test your receiver's 400)"}.`,
+      `${flags} the ${event} payload invalid: ${listed}. ${fix}, or pass --allow-invalid to ${breaking.length === 0 ? 'add the field anyway (receivers must accept fields they do not know)' : "send it anyway (to test your receiver's 400)"}.`,
     );
   }
   const check: TriggerCheck = breaking.length > 0 && options.check === 'delivery' ? 'invalid' : options.check;
   return { event, delivery, check };
 }
 
-/** The flags that changed the payload, with the verb: `--set makes`, `--unset makes`, `--set and --unset make`. */
-function flagsOf(overrides: readonly Override[]): string {
+/** How a refusal names the flags that changed the payload (with the verb) and what to change instead. */
+function changedBy(overrides: readonly Override[]): { flags: string; fix: string } {
   const unset = overrides.some((o) => o.unset);
-  const set = overrides.some((o) => !o.unset);
-  return set && unset ? '--set and --unset make' : unset ? '--unset makes' : '--set makes';
+  if (unset && overrides.every((o) => o.unset)) return { flags: '--unset makes', fix: 'Keep the field' };
+  return { flags: unset ? '--set and --unset make' : '--set makes', fix: 'Fix the value' };
 }
 
 /** `data.status_code: <rule>`, as the receivers' own refusals word it. */
