@@ -2,6 +2,7 @@
 // flag and rule (exit code 2), in the style of `linkgate mock`.
 import { parseArgs } from 'node:util';
 import { EVENT_NAMES, type EventName } from '../../src/schemas/events.js';
+import { isOverridePath } from '../../src/webhooks/payload-overrides.js';
 import type { TriggerCheck } from './trigger-verdict.js';
 
 /** `linkgate trigger --help`. */
@@ -215,9 +216,7 @@ function parseRemoval(path: string): Override {
 
 /** A payload path typed after `flag`: field names between single dots, none that would reach a prototype. */
 function checkPath(flag: string, path: string): string {
-  if (
-    path.split('.').some((key) => key === '' || key === '__proto__' || key === 'prototype' || key === 'constructor')
-  ) {
+  if (!isOverridePath(path)) {
     throw new TriggerUsageError(
       `${flag} ${path}: the path must be field names separated by single dots, such as data.status (__proto__, prototype and constructor are not allowed).`,
     );

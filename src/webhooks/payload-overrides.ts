@@ -12,15 +12,18 @@ type JsonObject = Record<string, unknown>;
 const isObject = (value: unknown): value is JsonObject =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
+/** Whether `path` is field names separated by single dots, none of which would reach a prototype. */
+export const isOverridePath = (path: string): boolean =>
+  !path.split('.').some((key) => key === '' || UNSAFE_KEYS.has(key));
+
 /** Splits a dot path into field names, or throws naming the path and the rule. */
 export function overridePath(path: string): string[] {
-  const keys = path.split('.');
-  if (keys.some((key) => key === '' || UNSAFE_KEYS.has(key))) {
+  if (!isOverridePath(path)) {
     throw new TypeError(
       `options.set[${JSON.stringify(path)}] is not a dot path of field names: use names separated by single dots, such as "data.status" (__proto__, prototype and constructor are not allowed).`,
     );
   }
-  return keys;
+  return path.split('.');
 }
 
 /** Writes each override into `payload` (a JSON copy the caller owns); `undefined` removes the field. */
