@@ -2,11 +2,11 @@
 // Redis runs alternate between two stores on two connections, so every rule is also proven across "processes".
 import { RedisDedupeStore } from 'linkgate/redis';
 import { MemoryDedupeStore } from 'linkgate/webhooks';
-import { beforeAll, describe } from 'vitest';
+import { describe } from 'vitest';
 import { dedupeStoreContract } from '../webhooks/support/dedupe-store-contract.js';
 import { CLIENT_LIBRARIES } from './support/redis-clients.js';
 import { describeWithRedis } from './support/redis-server.js';
-import { useClients, useRedisServer } from './support/redis-suite.js';
+import { useRedisServer, useStoresInTurn } from './support/redis-suite.js';
 
 describe('MemoryDedupeStore, by the DedupeStore contract', () => {
   const store = new MemoryDedupeStore();
@@ -17,14 +17,11 @@ describeWithRedis('RedisDedupeStore, by the DedupeStore contract', () => {
   const server = useRedisServer();
 
   describe.each(CLIENT_LIBRARIES)('on %s', (library) => {
-    const connections = useClients(library, server, 2);
-    const stores: RedisDedupeStore[] = [];
-    let turn = 0;
-    beforeAll(() => {
-      for (const connected of connections) {
-        stores.push(new RedisDedupeStore({ client: connected.client, timeoutMs: 5_000 }));
-      }
-    });
-    dedupeStoreContract(() => stores[turn++ % stores.length] as RedisDedupeStore);
+    const turns = useStoresInTurn(
+      library,
+      server,
+      (connected) => new RedisDedupeStore({ client: connected.client, timeoutMs: 5_000 }),
+    );
+    dedupeStoreContract(() => turns.stores[turns.next()] as RedisDedupeStore);
   });
 });

@@ -2,11 +2,11 @@
 // Redis runs alternate between two stores on two connections, so every rule is also proven across "processes".
 import { MemoryRateLimitStore, type RateLimitStore } from 'linkgate';
 import { RedisRateLimitStore } from 'linkgate/redis';
-import { beforeAll, describe } from 'vitest';
+import { describe } from 'vitest';
 import { rateLimitStoreContract } from './support/rate-limit-store-contract.js';
 import { CLIENT_LIBRARIES } from './support/redis-clients.js';
 import { describeWithRedis } from './support/redis-server.js';
-import { useClients, useRedisServer } from './support/redis-suite.js';
+import { useRedisServer, useStoresInTurn } from './support/redis-suite.js';
 
 const fail = (line: string): never => {
   throw new Error(`the store fell back to the in-process budget: ${line}`);
@@ -21,28 +21,25 @@ describeWithRedis('RedisRateLimitStore, by the RateLimitStore contract', () => {
   const server = useRedisServer();
 
   describe.each(CLIENT_LIBRARIES)('on %s', (library) => {
-    const connections = useClients(library, server, 2);
-    const stores: RedisRateLimitStore[] = [];
-    let turn = 0;
-    beforeAll(() => {
-      for (const connected of connections) {
-        // A fallback to the in-process budget would hide a broken script, so here it fails the test instead.
-        const logger = { info: () => {}, warn: (line: string) => fail(line) };
-        stores.push(new RedisRateLimitStore({ client: connected.client, timeoutMs: 5_000, logger }));
-      }
-    });
+    // A fallback to the in-process budget would hide a broken script, so here it fails the test instead.
+    const logger = { info: () => {}, warn: (line: string) => fail(line) };
+    const turns = useStoresInTurn(
+      library,
+      server,
+      (connected) => new RedisRateLimitStore({ client: connected.client, timeoutMs: 5_000, logger }),
+    );
     // observe() does not wait for Redis; a PING behind it on the same connection does, so the next step sees it.
     const settled = (i: number): RateLimitStore => {
-      const store = stores[i] as RedisRateLimitStore;
+      const store = turns.stores[i] as RedisRateLimitStore;
       return {
         take: (...args) => store.take(...args),
         observe: async (...args) => {
           store.observe(...args);
-          await connections[i]?.command(['PING']);
+          await turns.connections[i]?.command(['PING']);
         },
         block: (...args) => store.block(...args),
       };
     };
-    rateLimitStoreContract(() => settled(turn++ % stores.length));
+    rateLimitStoreContract(() => settled(turns.next()));
   });
 });

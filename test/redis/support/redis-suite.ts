@@ -49,6 +49,24 @@ export function useClients(library: ClientLibrary, redis: RedisServer, count: nu
   return connections;
 }
 
+/**
+ * Two clients of `library` with a store made on each (by `make`) before the block's tests; `next()` gives their
+ * indexes in turn, so a contract's steps alternate between the stores as between two processes.
+ */
+export function useStoresInTurn<S>(
+  library: ClientLibrary,
+  redis: RedisServer,
+  make: (connected: ConnectedClient) => S,
+): { connections: ConnectedClient[]; stores: S[]; next: () => number } {
+  const connections = useClients(library, redis, 2);
+  const stores: S[] = [];
+  let turn = 0;
+  beforeAll(() => {
+    for (const connected of connections) stores.push(make(connected));
+  });
+  return { connections, stores, next: () => turn++ % stores.length };
+}
+
 /** One client of `library` for the block's tests, as {@link useClients}; the handle reads it once connected. */
 export function useClient(library: ClientLibrary, redis: RedisServer): ConnectedClient {
   const connections = useClients(library, redis, 1);
