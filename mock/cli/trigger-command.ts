@@ -73,6 +73,7 @@ export async function runTrigger(argv: string[], io: TriggerIo): Promise<number>
       headers: { ...delivery.headers, 'X-Service-Secret': '[hidden]' },
       payload: delivery.payload,
       issues: delivery.issues.map(describeIssue),
+      paired: delivery.paired,
       answers,
       ...verdict,
     });

@@ -21,7 +21,8 @@ Options:
   --secret <secret>     the receiver's webhook secret (whsec_live_… or whsec_dev_…);
                         never printed                                            (default: $WEBHOOK_SECRET)
   --set <path=value>    change a field of the payload by dot path from the envelope,
-                        e.g. --set data.status=read --set data.status_code=3; the
+                        e.g. --set data.status=read; a field that must agree with
+                        it follows (data.status_code=3) unless you set both; the
                         value is JSON when it parses (3, true, null, {"a":1}, "x"),
                         else text, and always text where the schema wants text
                         (data.sender=628123 stays "628123"); repeatable         (default: none)
@@ -44,7 +45,7 @@ Options:
 
 Examples:
   npx linkgate trigger message.received --to http://localhost:8000/webhooks --secret whsec_live_0123…
-  npx linkgate trigger message.ack --set data.status=read --set data.status_code=3 --to … --secret …
+  npx linkgate trigger message.ack --set data.status=read --to … --secret …
   npx linkgate trigger message.received --unset data.sender --allow-invalid --to … --secret …
   npx linkgate trigger --all --wrong-secret --to … --secret …
 `;

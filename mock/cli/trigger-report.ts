@@ -1,4 +1,5 @@
 // How `linkgate trigger` tells what happened: lines for people, or one JSON document for scripts (--json).
+import type { PairedOverride } from '../../src/webhooks/payload-overrides.js';
 import { ANSWER_BODY_LIMIT, ANSWER_READ_LIMIT, type ReceiverAnswer } from './receiver-exchange.js';
 import type { Expectation, TriggerCheck } from './trigger-verdict.js';
 
@@ -17,6 +18,8 @@ export interface TriggerOutcome {
   payload: unknown;
   /** What breaks the event's schema in the payload (kept with --allow-invalid), as `path: rule`. */
   issues: string[];
+  /** Fields set to agree with one --set alone changed (`data.status_code` 3 for `data.status=read`). */
+  paired: PairedOverride[];
   /** The receiver's answers: two for --duplicate, else one. */
   answers: ReceiverAnswer[];
   ok: boolean;
@@ -41,6 +44,10 @@ export function formatReport(report: TriggerReport): string {
       `${d.event} -> ${report.receiver}${d.check === 'delivery' ? '' : ` (${d.check})`}`,
       `  sent     delivery ${d.deliveryId}, device ${d.deviceId}, X-Service-Timestamp ${d.timestamp}`,
       `  payload  ${shorten(JSON.stringify(d.payload), 400)}`,
+      ...d.paired.map(
+        (p) =>
+          `  matched  ${p.path}=${JSON.stringify(p.value)} to agree with --set ${p.matches} (set both to choose both)`,
+      ),
       ...(d.issues.length > 0 ? [`  invalid  ${d.issues.join('; ')}`] : []),
       ...d.answers.map(
         (a, i) => `  ${(d.answers.length > 1 ? `answer ${i + 1}` : 'answer').padEnd(8)} ${formatAnswer(a)}`,

@@ -1,4 +1,5 @@
 import type * as z from 'zod';
+import { ACK_STATUS_CODES } from '../schemas/events.js';
 import type { WebhookPayloadIssue } from './webhook-errors.js';
 
 /** Dot paths from the envelope (`'data.status'`, `'device_id'`) to the values to put there. */
@@ -50,6 +51,51 @@ export function applyOverrides(payload: JsonObject, overrides: PayloadOverrides)
     if (value === undefined) delete target[last];
     else target[last] = value;
   }
+}
+
+/** Two fields of one event that must agree, and the value of the second that goes with each value of the first. */
+interface FieldPair {
+  event: string;
+  first: string;
+  second: string;
+  values: Readonly<Record<string, unknown>>;
+}
+
+/** The fields the event schemas tie together: a receipt's `status_code` must match its `status`. */
+const FIELD_PAIRS: readonly FieldPair[] = [
+  { event: 'message.ack', first: 'data.status', second: 'data.status_code', values: ACK_STATUS_CODES },
+];
+
+/** A field the overrides did not name, set to agree with its partner, which they did. */
+export interface PairedOverride {
+  /** The field set to match, e.g. `'data.status_code'`. */
+  path: string;
+  /** The value it was given, e.g. `3`. */
+  value: unknown;
+  /** The overridden field it matches, e.g. `'data.status'`. */
+  matches: string;
+}
+
+/**
+ * The partners of fields set alone: setting `data.status` of a `message.ack` to `'read'` sets `data.status_code` to
+ * 3, and the other way round. Nothing when both are set (the schema then checks they agree), a field is removed, or
+ * the value has no partner (an invalid one, left for the schema to name).
+ */
+export function pairedOverrides(event: unknown, overrides: PayloadOverrides): PairedOverride[] {
+  const paired: PairedOverride[] = [];
+  for (const { event: name, first, second, values } of FIELD_PAIRS) {
+    if (event !== name || Object.hasOwn(overrides, first) === Object.hasOwn(overrides, second)) continue;
+    const [given, other] = Object.hasOwn(overrides, first) ? [first, second] : [second, first];
+    const value = overrides[given];
+    const partner =
+      given === first
+        ? typeof value === 'string' && Object.hasOwn(values, value)
+          ? values[value]
+          : undefined
+        : Object.keys(values).find((key) => values[key] === value);
+    if (partner !== undefined) paired.push({ path: other, value: partner, matches: given });
+  }
+  return paired;
 }
 
 /** A zod schema's definition, as far as walking object shapes needs it. */

@@ -2,7 +2,14 @@ import type { Clock } from '../core/clock.js';
 import { valueAt } from '../core/validation.js';
 import { EVENT_SCHEMAS, EventEnvelope, type EventMap, type EventName, type WebhookEvent } from '../schemas/events.js';
 import { deliveryHeaders } from './delivery-headers.js';
-import { applyOverrides, overridePath, type PayloadOverrides, unknownFieldIssue } from './payload-overrides.js';
+import {
+  applyOverrides,
+  overridePath,
+  type PairedOverride,
+  type PayloadOverrides,
+  pairedOverrides,
+  unknownFieldIssue,
+} from './payload-overrides.js';
 import { sampleEventData } from './sample-events.js';
 import type { WebhookPayloadIssue } from './webhook-errors.js';
 
@@ -59,7 +66,9 @@ export interface TestDeliveryCommon {
   url?: string;
   /**
    * Fields to change, by dot path from the envelope: `{ 'data.status': 'read', 'data.status_code': 3 }`,
-   * `{ device_id: 'dev-2' }`; `undefined` removes a field. The `X-Service-Event` and `X-Service-Device-ID` headers
+   * `{ device_id: 'dev-2' }`; `undefined` removes a field. Setting one of two fields that must agree sets the other
+   * to match (`'data.status': 'read'` also sets `data.status_code` to 3, and the other way round; `paired` lists
+   * them); set both to choose both. The `X-Service-Event` and `X-Service-Device-ID` headers
    * follow the body's `event` and `device_id`. The result is checked against the event's schema: an override that
    * makes it invalid, or a path that is no field of the event (a typo), throws a `TypeError` naming the field and the
    * rule, unless `allowInvalid`.
@@ -88,6 +97,8 @@ export interface TestDelivery {
   payload: TestEventObject;
   /** What is wrong with the payload after `set` (kept with `allowInvalid`); empty when it is valid or `set` was not given. */
   issues: WebhookPayloadIssue[];
+  /** Fields `set` did not name, set to agree with one it did (`data.status_code` 3 for `data.status` `'read'`). */
+  paired: PairedOverride[];
   /** A new POST `Request` carrying the delivery (a fresh one on every read, so it can be sent twice). */
   readonly request: Request;
 }
@@ -106,8 +117,8 @@ export interface TestDelivery {
  * const response = await handler(delivery.request);
  *
  * @example
- * // A realistic receipt, with one field changed; `set: { 'data.status': 'reed' }` would throw naming the field.
- * const read = createTestDelivery({ event: 'message.ack', set: { 'data.status': 'read', 'data.status_code': 3 }, secret });
+ * // A realistic receipt, read: `data.status_code` follows (3); `set: { 'data.status': 'reed' }` would throw naming the field.
+ * const read = createTestDelivery({ event: 'message.ack', set: { 'data.status': 'read' }, secret });
  */
 export function createTestDelivery(options: TestDeliveryOptions): TestDelivery {
   const timestamp = options.timestamp ?? Math.floor((options.clock?.now() ?? Date.now()) / 1000);
@@ -122,9 +133,9 @@ export function createTestDelivery(options: TestDeliveryOptions): TestDelivery {
         data: (options as { data?: unknown }).data ?? sampleData(options.event as string, timestamp),
       }
     : (options.event as TestEventObject);
-  const { payload, issues } = options.set
+  const { payload, issues, paired } = options.set
     ? override(event, options.set, options.allowInvalid ?? false)
-    : { payload: event, issues: [] };
+    : { payload: event, issues: [], paired: [] };
   const deliveryId = options.deliveryId ?? crypto.randomUUID();
   const headers = deliveryHeaders({
     secret: options.secret,
@@ -144,6 +155,7 @@ export function createTestDelivery(options: TestDeliveryOptions): TestDelivery {
     deliveryId,
     payload,
     issues,
+    paired,
     get request() {
       return new Request(url, { method: 'POST', headers, body });
     },
@@ -163,15 +175,23 @@ function sampleData(event: string, timestamp: number): unknown {
   return sampleEventData(event, timestamp);
 }
 
-/** Applies `set` to a JSON copy of the event and checks the result, throwing on problems unless `allowInvalid`. */
+/**
+ * Applies `set` to a JSON copy of the event, and the partners of fields it set alone, and checks the result, throwing
+ * on problems unless `allowInvalid`.
+ */
 function override(
   event: TestEventObject,
   set: PayloadOverrides,
   allowInvalid: boolean,
-): { payload: TestEventObject; issues: WebhookPayloadIssue[] } {
+): { payload: TestEventObject; issues: WebhookPayloadIssue[]; paired: PairedOverride[] } {
   const payload = JSON.parse(JSON.stringify(event)) as TestEventObject;
   applyOverrides(payload as unknown as Record<string, unknown>, set);
   const name = payload.event;
+  const paired = pairedOverrides(name, set);
+  applyOverrides(
+    payload as unknown as Record<string, unknown>,
+    Object.fromEntries(paired.map((p) => [p.path, p.value])),
+  );
   const schema = isKnownEventName(name) ? EVENT_SCHEMAS[name] : EventEnvelope;
   const issues: WebhookPayloadIssue[] = [];
   for (const path of Object.keys(set)) {
@@ -194,5 +214,5 @@ function override(
       `createTestDelivery: options.set makes the ${typeof name === 'string' ? name : 'event'} payload invalid: ${listed}. Fix the override, or pass allowInvalid: true to ${unknownOnly ? 'add the field anyway (receivers must accept fields they do not know)' : "send it anyway (to test the receiver's 400)"}.`,
     );
   }
-  return { payload, issues };
+  return { payload, issues, paired };
 }

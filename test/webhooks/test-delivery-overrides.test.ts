@@ -43,6 +43,46 @@ describe('createTestDelivery with set: fields overridden by dot path and checked
     expect(delivery.issues).toEqual([]);
   });
 
+  it.each([
+    [
+      { 'data.status': 'read' },
+      { status: 'read', status_code: 3 },
+      { path: 'data.status_code', value: 3, matches: 'data.status' },
+    ],
+    [
+      { 'data.status_code': 4 },
+      { status: 'played', status_code: 4 },
+      { path: 'data.status', value: 'played', matches: 'data.status_code' },
+    ],
+  ])('sets the partner of a field that must agree with it when only one is set: %j', async (set, data, paired) => {
+    const delivery = createTestDelivery({ event: 'message.ack', secret: TENANT_SECRET, set });
+    await expect(verifyWebhook(delivery.request, { secret: TENANT_SECRET })).resolves.toMatchObject({ data });
+    expect(delivery.paired).toEqual([paired]);
+    expect(delivery.issues).toEqual([]);
+  });
+
+  it('leaves both fields as given when both are set, and a value without a partner for the schema to name', () => {
+    const both = createTestDelivery({
+      event: 'message.ack',
+      secret: TENANT_SECRET,
+      set: { 'data.status': 'read', 'data.status_code': 2 },
+      allowInvalid: true,
+    });
+    expect(both.payload.data).toMatchObject({ status: 'read', status_code: 2 });
+    expect(both.paired).toEqual([]);
+    expect(() =>
+      createTestDelivery({ event: 'message.ack', secret: TENANT_SECRET, set: { 'data.status': 'reed' } }),
+    ).toThrow(/data\.status: Invalid option: expected one of "sent"\|"delivered"\|"read"\|"played"/);
+    const removed = createTestDelivery({
+      event: 'message.ack',
+      secret: TENANT_SECRET,
+      set: { 'data.status': undefined },
+      allowInvalid: true,
+    });
+    expect(removed.paired).toEqual([]);
+    expect(removed.payload.data).toHaveProperty('status_code');
+  });
+
   it('moves the device header along with an overridden device_id, so the receiver sees one device', async () => {
     const delivery = createTestDelivery({ event: 'device.status', secret: TENANT_SECRET, set: { device_id: 'dev-9' } });
     expect(delivery.headers['X-Service-Device-ID']).toBe('dev-9');
@@ -76,7 +116,11 @@ describe('createTestDelivery with set: fields overridden by dot path and checked
 
   it('throws naming the field and the rule when an override makes the payload invalid', () => {
     expect(() =>
-      createTestDelivery({ event: 'message.ack', secret: TENANT_SECRET, set: { 'data.status': 'read' } }),
+      createTestDelivery({
+        event: 'message.ack',
+        secret: TENANT_SECRET,
+        set: { 'data.status': 'read', 'data.status_code': 2 },
+      }),
     ).toThrow(/message\.ack payload invalid: data\.status_code: status_code must match status .*allowInvalid: true/);
     expect(() =>
       createTestDelivery({ event: 'message.received', secret: TENANT_SECRET, set: { 'data.sender': 628 } }),

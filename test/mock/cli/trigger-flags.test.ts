@@ -88,8 +88,41 @@ describe('linkgate trigger refuses a wrong command line with exit code 2, naming
     expect(run.out).toBe('');
   });
 
+  it('sets a field that must agree with the one --set changed, and says so; both set are sent as given', async () => {
+    const read = await sentDelivery(['message.ack', '--set', 'data.status=read']);
+    expect(read).toMatchObject({
+      check: 'delivery',
+      issues: [],
+      payload: { data: { status: 'read', status_code: 3 } },
+    });
+    expect(read.paired).toEqual([{ path: 'data.status_code', value: 3, matches: 'data.status' }]);
+    const lines = await trigger(['message.ack', '--set', 'data.status_code=2', '--to', NOWHERE, '--secret', SECRET]);
+    expect(lines.out).toContain(
+      '  matched  data.status="delivered" to agree with --set data.status_code (set both to choose both)',
+    );
+    const both = await sentDelivery([
+      'message.ack',
+      '--set',
+      'data.status=read',
+      '--set',
+      'data.status_code=2',
+      '--allow-invalid',
+    ]);
+    expect(both).toMatchObject({ check: 'invalid', paired: [], payload: { data: { status: 'read', status_code: 2 } } });
+  });
+
   it('refuses an override that makes the payload invalid, naming the field and the rule, and says how to send it anyway', async () => {
-    const run = await trigger(['message.ack', '--set', 'data.status=read', '--to', NOWHERE, '--secret', SECRET]);
+    const run = await trigger([
+      'message.ack',
+      '--set',
+      'data.status=read',
+      '--set',
+      'data.status_code=2',
+      '--to',
+      NOWHERE,
+      '--secret',
+      SECRET,
+    ]);
     expect(run.code).toBe(2);
     expect(run.err).toContain(
       'linkgate: --set makes the message.ack payload invalid: data.status_code: status_code must match status (1 sent, 2 delivered, 3 read, 4 played). Fix the value, or pass --allow-invalid',
