@@ -97,8 +97,11 @@ export interface TestDelivery {
   payload: TestEventObject;
   /** What is wrong with the payload after `set` (kept with `allowInvalid`); empty when it is valid or `set` was not given. */
   issues: WebhookPayloadIssue[];
-  /** Fields `set` did not name, set to agree with one it did (`data.status_code` 3 for `data.status` `'read'`). */
-  paired: PairedOverride[];
+  /**
+   * Fields `set` did not name, set to agree with one it did: `{ path: 'data.status_code', value: 3, matches:
+   * 'data.status' }` for `set: { 'data.status': 'read' }`; empty when `set` named both or neither.
+   */
+  paired: { path: string; value: unknown; matches: string }[];
   /** A new POST `Request` carrying the delivery (a fresh one on every read, so it can be sent twice). */
   readonly request: Request;
 }
