@@ -10,16 +10,22 @@ import {
 } from './control/control-operations.js';
 import { type Json, json, type OwnOperation, object, openApiOperation, pathParam, str } from './http/own-operation.js';
 
-/** A QR code's PNG: public, like an image URL (served by mock/management/qr-image-route.ts). */
+/** The hex token of a QR image file name, as the route reads it. */
+const QR_TOKEN = { type: 'string', pattern: '^[0-9a-f]{1,64}$' };
+
+/**
+ * A QR code's PNG: public, like an image URL (served by mock/management/qr-image-route.ts). The file is spelt
+ * `{token}.png`, as it is: a bare `{file}` would make `/api/qr/image/update` read as `/api/qr/{id}/update` too.
+ */
 export const QR_IMAGE_OPERATION: OwnOperation = {
   id: 'getQrImage',
   method: 'GET',
-  path: '/api/qr/image/{file}',
+  path: '/api/qr/image/{token}.png',
   summary: 'A QR code’s PNG (the `link` of a QR code; no key needed)',
   tag: 'qr',
   token: false,
   status: 200,
-  parameters: [pathParam('file', '`<token>.png`.')],
+  parameters: [{ ...pathParam('token', 'The QR code’s image token, as in its `link`.'), schema: QR_TOKEN }],
   responses: {
     '200': {
       description: 'The image.',
@@ -38,7 +44,14 @@ export const OPENAPI_OPERATION: OwnOperation = {
   tag: 'control',
   token: false,
   status: 200,
-  responses: { '200': { description: 'The OpenAPI document.', content: json({ type: 'object' }) } },
+  responses: {
+    '200': { description: 'The OpenAPI document.', content: json({ type: 'object' }) },
+    // The one failure a GET here can meet: the standalone server refuses any request body over 1 MB unread.
+    '413': {
+      description: 'A request body over 1 MB (this GET takes none).',
+      content: json({ $ref: '#/components/schemas/ErrorEnvelope' }),
+    },
+  },
 };
 
 /** The paths of the mock's own endpoints: the control API, QR images, stored media, `/openapi.json`. */

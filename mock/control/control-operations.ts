@@ -122,6 +122,23 @@ const IN_FLIGHT_ATTEMPT = object(
   ['deliveryId', 'url', 'attempt', 'startedAt', 'deadline', 'waitingMs'],
 );
 
+/** A dead letter: its delivery as the gateway last sent it, and why it gave up. */
+const DEAD_LETTER = object(
+  {
+    deliveryId: str('The `X-Service-Delivery-ID`, kept on replay.'),
+    event: str('The event name.', { enum: [...EVENT_NAMES] }),
+    body: str('The JSON body as sent: one of the webhook events.', {
+      contentMediaType: 'application/json',
+      contentSchema: { $ref: '#/components/schemas/WebhookEvent' },
+    }),
+    reason: str('`exhausted`: 6 failed attempts; `rejected`: the receiver answered neither 200 nor 5xx.', {
+      enum: ['exhausted', 'rejected'],
+    }),
+  },
+  ['deliveryId', 'event', 'body', 'reason'],
+  'A dead letter.',
+);
+
 const simulated = anyObject('What was simulated: the event and its delivery.');
 const simulate = <const I extends string>(id: I, path: string, summary: string, body: Json, hint: string) =>
   control(id, 'POST', path, summary, simulated, { body, extra: NOT_FOUND, hint });
@@ -133,8 +150,9 @@ export const CONTROL_OPERATIONS = [
   control(
     'listControlEndpoints',
     'GET',
-    '/__mock/',
-    'List the control endpoints (also at /__mock)',
+    // Documented without the trailing slash (linters flag `/__mock/` as a path unlike the others); both are served.
+    '/__mock',
+    'List the control endpoints (also at /__mock/)',
     object({ endpoints: list(str()) }),
   ),
   control(
@@ -413,7 +431,7 @@ export const CONTROL_OPERATIONS = [
     'GET',
     '/__mock/dead-letters',
     'The dead-letter queue',
-    object({ items: list(anyObject('A dead letter.')), evicted: int() }),
+    object({ items: list(DEAD_LETTER), evicted: int() }),
     { parameters: [tenantQuery], hint: '?tenant=' },
   ),
   control(
@@ -499,7 +517,14 @@ export const INSPECTOR_PAGE_OPERATION: OwnOperation = {
   tag: 'control',
   token: false,
   status: 200,
-  responses: { '200': { description: 'The page.', content: { 'text/html': { schema: { type: 'string' } } } } },
+  responses: {
+    '200': { description: 'The page.', content: { 'text/html': { schema: { type: 'string' } } } },
+    '404': {
+      description:
+        'Not served here: the in-process backend and msw handlers have no inspector page, only `linkgate mock` and `startMockServer` do.',
+      content: json({ $ref: '#/components/schemas/ErrorEnvelope' }),
+    },
+  },
 };
 
 /** The lines of the control API's index (`GET /__mock/`): each endpoint with its query or body fields. */

@@ -59,8 +59,8 @@ export function controlRoutes(handlers: Partial<Record<ControlOperationId, Contr
     const handler = handlers[op.id];
     if (!handler) return [];
     const route = controlRoute(op, handler);
-    // The index answers without its trailing slash too.
-    return op.id === 'listControlEndpoints' ? [controlRoute(op, handler, '/__mock'), route] : [route];
+    // The index answers with a trailing slash too.
+    return op.id === 'listControlEndpoints' ? [route, controlRoute(op, handler, '/__mock/')] : [route];
   });
 }
 

@@ -1,4 +1,4 @@
-import { ownRoutePath } from '../http/own-operation.js';
+import { routerPath } from '../http/operation-route.js';
 import { failure } from '../http/responses.js';
 import type { RouteGroup } from '../http/router.js';
 import type { MockRequest, MockResponse } from '../http/types.js';
@@ -8,8 +8,12 @@ import { encodeQrContent } from './qr-content.js';
 import type { ManagementHost } from './route-context.js';
 import type { QrRow } from './store.js';
 
-/** Where the mock serves QR images: `GET /api/qr/image/<token>.png`, no API key needed (like a public image URL). */
-export const QR_IMAGE_ROUTE = ownRoutePath(QR_IMAGE_OPERATION);
+/**
+ * Where the mock serves QR images: `GET /api/qr/image/<token>.png`, no API key needed (like a public image URL). The
+ * router cannot spell the document's `{token}.png`: it takes any file name, and the handler answers 404 for one that
+ * is not `<token>.png`.
+ */
+export const QR_IMAGE_ROUTE = routerPath(QR_IMAGE_OPERATION.path.replace('{token}.png', '{file}'));
 
 /** The absolute URL of a QR code's PNG, as `link` in API answers. */
 export function qrImageLink(core: ManagementHost, req: MockRequest, row: QrRow): string {

@@ -61,7 +61,7 @@ describe('the OpenAPI document and the mock’s own API', () => {
 
   it('describes the control answers: setup, fixture, simulation, inspection, clock, refusals', async () => {
     const backend = createMockBackend({ seed: 'demo', clock: new ManualClock(), gateway: { controlToken: TOKEN } });
-    expect((await exchange(backend, 'GET', '/__mock/')).status).toBe(200);
+    expect((await exchange(backend, 'GET', '/__mock')).status).toBe(200);
     expect((await exchange(backend, 'GET', '/__mock/attempts', undefined, null)).status).toBe(401);
     const device = await exchange(backend, 'POST', '/__mock/devices', { tenant: 'default', id: 'phone-1' });
     expect(device.status).toBe(201);
@@ -90,6 +90,30 @@ describe('the OpenAPI document and the mock’s own API', () => {
       (await exchange(backend, 'POST', '/__mock/fixture', { users: [{ username: 'x', email: 'y' }] })).status,
     ).toBe(400);
     expect((await exchange(backend, 'POST', '/__mock/reset')).status).toBe(200);
+  });
+
+  it('describes a dead letter, its body one of the webhook events', async () => {
+    const rejecting = (async () => new Response('no', { status: 400 })) as typeof fetch;
+    const backend = createMockBackend({ gateway: { controlToken: TOKEN, fetch: rejecting } });
+    await exchange(backend, 'POST', '/__mock/devices', { tenant: 'default', id: 'phone-1' });
+    await exchange(backend, 'POST', '/__mock/webhooks', { url: 'https://receiver.example/hooks' });
+    await exchange(backend, 'POST', '/__mock/simulate/message', {
+      device_id: 'phone-1',
+      sender: '15551234567',
+      text: 'hi',
+    });
+    await backend.gateway.drain();
+    const { json } = await exchange(backend, 'GET', '/__mock/dead-letters');
+    const [letter] = json.items as { body: string; reason: string }[];
+    expect(letter).toMatchObject({ event: 'message.received', reason: 'rejected' });
+    const body = [
+      ...['get', 'responses', '200', 'content', 'application/json', 'schema'],
+      ...['properties', 'items', 'items', 'properties', 'body'],
+    ].reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], doc.paths['/__mock/dead-letters']) as {
+      contentSchema?: unknown;
+    };
+    expect(body.contentSchema).toEqual({ $ref: '#/components/schemas/WebhookEvent' });
+    expect(validator.check('/components/schemas/WebhookEvent', JSON.parse(letter!.body))).toEqual([]);
   });
 
   it('describes the 409 of advancing a real clock', async () => {

@@ -70,7 +70,7 @@ async function exchange(
 
 /** The mock's own endpoints: control API, stored media, QR images, the document itself, the inspector page. */
 const isMockOwnPath = (path: string) =>
-  path.startsWith('/__mock') || path === '/openapi.json' || path === '/api/qr/image/{file}' || path === '/';
+  path.startsWith('/__mock') || path === '/openapi.json' || path === '/api/qr/image/{token}.png' || path === '/';
 
 const ok = (r: { json: Record<string, unknown> }) => expect(Number(r.json.error)).toBe(0);
 const failed = (r: { json: Record<string, unknown> }) => expect(Number(r.json.error)).not.toBe(0);
@@ -314,6 +314,9 @@ describe('the OpenAPI document describes the webhooks the mock gateway delivers'
       const payload = JSON.parse(body) as { event: string };
       seen.add(payload.event);
       expect(validator.check(validator.webhookPointer(payload.event), payload), body).toEqual([]);
+      // The secret is the webhookSecret security scheme's header, not a parameter.
+      const scheme = doc.components.securitySchemes.webhookSecret as { name: string };
+      expect(headers.get(scheme.name), `${scheme.name} of ${payload.event}`).toMatch(/^whsec_(live|dev)_[0-9a-f]{32}$/);
       const post = (doc.webhooks[payload.event] as { post: { parameters: { name: string; schema: unknown }[] } }).post;
       for (const param of post.parameters) {
         const value = headers.get(param.name);
