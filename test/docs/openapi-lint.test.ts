@@ -1,7 +1,7 @@
 // The OpenAPI document as other people's tools read it: Redocly CLI's `lint` with its recommended rules (what users
 // run before feeding the document to a code generator or Postman) finds no error and no warning, in the document the
 // standalone mock serves and in the committed docs/openapi.json. The CLI runs as its own process, as users run it.
-import { spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { createRequire } from 'node:module';
@@ -48,23 +48,12 @@ interface LintProblem {
 
 /** Runs `redocly lint <file> --extends recommended --format json` and returns its problems, one line each. */
 function redoclyLint(file: string): Promise<{ code: number | null; problems: string[]; output: string }> {
-  const child = spawn(process.execPath, [REDOCLY, 'lint', file, '--extends', 'recommended', '--format', 'json'], {
-    cwd: workDir,
-    // No telemetry or update check leaves this machine.
-    env: { ...process.env, NODE_OPTIONS: '', REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_NOTIFICATIONS: 'true' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d) => {
-    stdout += d;
-  });
-  child.stderr.on('data', (d) => {
-    stderr += d;
-  });
+  const args = [REDOCLY, 'lint', file, '--extends', 'recommended', '--format', 'json'];
+  // No telemetry or update check leaves this machine.
+  const env = { ...process.env, NODE_OPTIONS: '', REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_NOTIFICATIONS: 'true' };
   return new Promise((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (code) => {
+    execFile(process.execPath, args, { cwd: workDir, env, timeout: 50_000 }, (error, stdout, stderr) => {
+      const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
       const output = `exit ${code}\nstdout:\n${stdout}\nstderr:\n${stderr}`;
       const start = stdout.indexOf('{');
       if (start < 0) return reject(new Error(`redocly printed no JSON report\n${output}`));
