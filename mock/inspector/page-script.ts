@@ -258,6 +258,17 @@ export function inspectorScript(): void {
       $('status').dataset.state = 'live';
       return;
     }
+    if (name === 'data-changes') {
+      // Only the rows that changed come: replace or append them by id, drop the removed ids.
+      for (const [list, { set, removed }] of Object.entries<Json>(JSON.parse(data))) {
+        const rows = new Map(state.data[list].map((r: Json) => [r.id, r]));
+        for (const id of removed) rows.delete(id);
+        for (const r of set) rows.set(r.id, r);
+        state.data[list] = [...rows.values()];
+      }
+      render('data');
+      return;
+    }
     if (!(name in renderers)) return;
     state[name] = JSON.parse(data);
     render(name);
