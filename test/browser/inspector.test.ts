@@ -84,6 +84,50 @@ describe.skipIf(!hasChromium)('the inspector page of linkgate mock, in headless 
     }
   }, 120_000);
 
+  it("advances a sent message's receipts on an open page as they arrive: sent, then delivered, then read", async () => {
+    const key = `gw_live_${'b2'.repeat(12)}`;
+    const cli = await startCli([
+      '--clock',
+      'manual',
+      '--control-token',
+      TOKEN,
+      '--device',
+      'dev_out',
+      '--messaging-key',
+      key,
+    ]);
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    try {
+      await page.goto(`${cli.url}/#token=${TOKEN}`);
+      await page.locator('#status[data-state="live"]').waitFor({ timeout: 20_000 });
+      const sent = await fetch(`${cli.url}/api/v1/wa/messages/send`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ device_id: 'dev_out', phone: '15557654321', message: 'hello there' }),
+      }).then((r) => r.json() as Promise<{ data: { message_id: string } }>);
+      const row = page.locator('#messages tr', { hasText: sent.data.message_id });
+      const receipts = () => row.locator('td').last();
+      // The simulated phone answers a second apart: sent, delivered, read. The page is never reloaded.
+      const shown: string[] = [];
+      for (const expected of [
+        /^sent [\d:.]+$/,
+        /^sent [\d:.]+ → delivered [\d:.]+$/,
+        /^sent .* → delivered .* → read [\d:.]+$/,
+      ]) {
+        await page.getByRole('button', { name: 'Advance 1 s', exact: true }).click();
+        await expect
+          .poll(async () => (await receipts().textContent({ timeout: 20_000 }))?.trim(), { timeout: 20_000 })
+          .toMatch(expected);
+        shown.push((await receipts().textContent())!.trim());
+      }
+      expect(shown).toHaveLength(3);
+    } finally {
+      await context.close();
+      expect(await cli.stop()).toBe(0);
+    }
+  }, 60_000);
+
   it('shows nothing but how to get the token when the address has none, or a wrong one', async () => {
     const { cli, rx } = await startStack();
     const context = await browser.newContext();
