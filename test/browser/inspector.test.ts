@@ -47,10 +47,10 @@ describe.skipIf(!hasChromium)('the inspector page of linkgate mock, in headless 
       // Six attempts, each failed with the receiver's 503; the sixth was the circuit's probe.
       expect(run.attempts).toHaveLength(6);
       for (const text of run.attempts) expect(text).toMatch(/: 503 /);
-      expect(run.attempts[5]).toMatch(/^#6 \(probe\)/);
-      expect(run.attempts[4]).toMatch(/^#5 at /);
+      expect(run.attempts[5]).toMatch(/^attempt 6 of 6 \(probe\)/);
+      expect(run.attempts[4]).toMatch(/^attempt 5 of 6 at /);
       // Open for 30 s on the manual clock: the countdown stands still in real time and moves when the page advances it.
-      expect(run.openCircuit).toMatch(/open closes to a probe in 30 s/);
+      expect(run.openCircuit).toMatch(/open closes to a probe in 30 s, 5 failed in a row/);
       expect(run.countdowns).toEqual(['in 30 s', 'in 30 s', 'in 29 s']);
       expect(run.deadLetter).toMatch(/message\.received.*exhausted\s*6\s*503/);
       expect(run.replayed).toMatch(/: 200 delivered/);
