@@ -6,7 +6,23 @@ import { describeRun, runProgram, spawnNode, startCli } from './support/processe
 
 const TOKEN = 'ctl_feed_follower_token_1';
 
-const follower = `
+// What both programs below start with: the feed's server-sent events, one { name, data } at a time.
+const readEvents = `
+async function* events(body) {
+  let buffer = '';
+  const decoder = new TextDecoder();
+  for await (const chunk of body) {
+    buffer += decoder.decode(chunk, { stream: true });
+    for (let end = buffer.indexOf('\\n\\n'); end !== -1; end = buffer.indexOf('\\n\\n')) {
+      const block = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      yield { name: /^event: (.*)$/m.exec(block)?.[1], data: JSON.parse(/^data: (.*)$/m.exec(block)?.[1] ?? 'null') };
+    }
+  }
+}
+`;
+
+const follower = `${readEvents}
 const [url, receiver] = process.argv.slice(2);
 const auth = { authorization: 'Bearer ${TOKEN}' };
 const control = (path, body) =>
@@ -14,25 +30,16 @@ const control = (path, body) =>
 const res = await fetch(url + '/__mock/events', { headers: auth });
 console.log('status', res.status, res.headers.get('content-type'));
 let started = 0;
-let buffer = '';
-const decoder = new TextDecoder();
-for await (const chunk of res.body) {
-  buffer += decoder.decode(chunk, { stream: true });
-  for (let end = buffer.indexOf('\\n\\n'); end !== -1; end = buffer.indexOf('\\n\\n')) {
-    const block = buffer.slice(0, end);
-    buffer = buffer.slice(end + 2);
-    const name = /^event: (.*)$/m.exec(block)?.[1];
-    const data = JSON.parse(/^data: (.*)$/m.exec(block)?.[1] ?? 'null');
-    if (name === 'snapshot') {
-      console.log('snapshot', data.clock.kind);
-      await control('/__mock/webhooks', { url: receiver + '/hooks' });
-      started = performance.now();
-      await control('/__mock/simulate/message', { device_id: 'dev_a', sender: '15551234567', text: 'hi' });
-    }
-    if (name === 'attempt') {
-      console.log('attempt', data.attempt, data.status, data.outcome, Math.round(performance.now() - started));
-      if (data.attempt === 2) process.exit(0);
-    }
+for await (const { name, data } of events(res.body)) {
+  if (name === 'snapshot') {
+    console.log('snapshot', data.clock.kind);
+    await control('/__mock/webhooks', { url: receiver + '/hooks' });
+    started = performance.now();
+    await control('/__mock/simulate/message', { device_id: 'dev_a', sender: '15551234567', text: 'hi' });
+  }
+  if (name === 'attempt') {
+    console.log('attempt', data.attempt, data.status, data.outcome, Math.round(performance.now() - started));
+    if (data.attempt === 2) process.exit(0);
   }
 }
 `;
@@ -41,7 +48,7 @@ const ADMIN = 'admin_follower_key_0123456789abcdef';
 
 // Opens 200 feeds (50 of which never read past their first bytes) and one that keeps the data section in step from
 // the snapshot and its data-changes; adds 100 domains and deletes 10 while timing an unrelated GET; prints a summary.
-const crowd = `
+const crowd = `${readEvents}
 import { connect } from 'node:net';
 const [url] = process.argv.slice(2);
 const { port } = new URL(url);
@@ -58,22 +65,13 @@ for (let i = 0; i < 200; i++) {
 const res = await fetch(url + '/__mock/events', { headers: { authorization: 'Bearer ${TOKEN}' } });
 let domains;
 let changes = 0;
-const following = (async () => {
-  let buffer = '';
-  const decoder = new TextDecoder();
-  for await (const chunk of res.body) {
-    buffer += decoder.decode(chunk, { stream: true });
-    for (let end = buffer.indexOf('\\n\\n'); end !== -1; end = buffer.indexOf('\\n\\n')) {
-      const block = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      const name = /^event: (.*)$/m.exec(block)?.[1];
-      const data = JSON.parse(/^data: (.*)$/m.exec(block)?.[1] ?? 'null');
-      if (name === 'snapshot') domains = new Map(data.data.domains.map((d) => [d.id, d]));
-      if (name === 'data-changes' && data.domains) {
-        changes++;
-        for (const id of data.domains.removed) domains.delete(id);
-        for (const d of data.domains.set) domains.set(d.id, d);
-      }
+void (async () => {
+  for await (const { name, data } of events(res.body)) {
+    if (name === 'snapshot') domains = new Map(data.data.domains.map((d) => [d.id, d]));
+    if (name === 'data-changes' && data.domains) {
+      changes++;
+      for (const id of data.domains.removed) domains.delete(id);
+      for (const d of data.domains.set) domains.set(d.id, d);
     }
   }
 })();
