@@ -153,8 +153,11 @@ export class InspectorFeed {
       gateway.on('evicted', () => this.touch()),
       gateway.on('dropped', () => this.touch()),
     ];
-    // What the readers hold is what the first snapshot says; updates are measured from it.
-    this.#remember(takeSnapshot(this.#backend, this.#log));
+    // What the readers hold is what the first snapshot says; updates are measured from it, and it is what they get.
+    const first = takeSnapshot(this.#backend, this.#log);
+    this.#remember(first);
+    this.#snapshotBytes = encoder.encode(sseEvent('snapshot', first));
+    this.#snapshotAt = Date.now();
     this.#tickTimer = setInterval(() => this.#flush(true), this.#tickMs);
     (this.#tickTimer as { unref?: () => void }).unref?.();
   }
