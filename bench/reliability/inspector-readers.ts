@@ -37,19 +37,22 @@ export interface ReadersFigures {
   bytesPerReader: number;
 }
 
-/** What {@link openReaders} hands back. */
-interface Readers {
+/** Open feeds: what {@link openFeeds} hands back. */
+export interface Readers {
   /** The bytes each reading feed got since all were open; ends the readers. */
   report(): Promise<number[]>;
   stop(): void;
 }
 
-/** Opens the feeds in this process, on raw sockets; resolves once all are open. */
-async function openReadersHere(port: number, readers: number, stalled: number): Promise<Readers> {
+/**
+ * Opens `readers` feeds in this process on raw sockets, the first `stalled` of which stop reading after their first
+ * bytes; resolves once every feed has had its snapshot.
+ */
+export async function openFeeds(port: number, token: string, readers: number, stalled: number): Promise<Readers> {
   const received = new Array<number>(readers).fill(0);
   const sockets = received.map((_, i) => {
     const socket = connect(port, '127.0.0.1');
-    socket.write(`GET /__mock/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${TOKEN}\r\n\r\n`);
+    socket.write(`GET /__mock/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\n\r\n`);
     socket.on('data', (d: Buffer) => {
       received[i]! += d.length;
       if (i < stalled) socket.pause();
@@ -120,8 +123,13 @@ export async function measureReaders(run: ReadersRun): Promise<ReadersFigures> {
   for (let i = 0; i < run.pixels; i++)
     store.addPixel(alice.id, { type: 'gtmpixel', name: `pixel ${i}`, tag: `GTM-${i}` });
   const port = Number(new URL(server.url).port);
-  const open = run.sameProcess ? openReadersHere : openReaders;
-  const readers = run.readers > 0 ? await open(port, run.readers, run.stalled ?? 0) : undefined;
+  const stalled = run.stalled ?? 0;
+  const readers =
+    run.readers === 0
+      ? undefined
+      : run.sameProcess
+        ? await openFeeds(port, TOKEN, run.readers, stalled)
+        : await openReaders(port, run.readers, stalled);
   const headers = { authorization: `Bearer ${alice.apikey}`, 'content-type': 'application/json' };
   try {
     let writing = true;
