@@ -70,7 +70,7 @@ try {
       if (name === 'pairing') await shoot('pairing', 'section[aria-labelledby="h-devices"]');
     };
     await runInspectorScenario(page, { url, token: TOKEN, receiver, device: 'dev_phone' }, step);
-    await page.setViewportSize({ width: 400, height: 800 });
+    await page.setViewportSize({ width: 390, height: 800 });
     await page.evaluate(() => window.scrollTo(0, 0));
     await shoot('narrow');
   } finally {

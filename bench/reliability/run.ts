@@ -11,6 +11,7 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { attackGateway } from './faulty-receivers.js';
 import { attackReceivers } from './hostile-deliveries.js';
 import { attackSdk } from './hostile-servers.js';
+import { inspectorReaders } from './inspector-readers.js';
 import { loadRun } from './load-run.js';
 import { fuzzMockApi } from './mock-api-fuzz.js';
 import { DEFAULT_SEED, holds, type PartOptions, type PartReport, printReport } from './report.js';
@@ -21,6 +22,7 @@ export const PARTS: Record<string, (options: PartOptions) => Promise<PartReport>
   deliveries: attackReceivers,
   sdk: attackSdk,
   gateway: attackGateway,
+  inspector: inspectorReaders,
 };
 
 const args = process.argv.slice(2);

@@ -1,12 +1,14 @@
 import type { BackendCore } from '../backend.js';
 import type { AttemptRecord } from '../gateway/delivery-attempt.js';
 import type { Unsubscribe } from '../gateway/lifecycle-emitter.js';
+import { type DataChanges, DataRows } from './data-changes.js';
 import { type InspectorSnapshot, type SectionName, takeSnapshot } from './inspector-snapshot.js';
 import { PublishedLog } from './published-log.js';
 
 /** One reader of the feed, e.g. an SSE response. `write` returns false when the reader's buffer is full. */
 export interface FeedClient {
-  write(chunk: string): boolean;
+  /** Every reader is handed the same bytes: an update is serialised and encoded once, however many read it. */
+  write(chunk: Uint8Array): boolean;
 }
 
 /** A connected reader's handle: tell the feed when the reader's buffer drained, or that it went away. */
@@ -35,16 +37,25 @@ interface Reader {
 
 /** One server-sent event: `event: <name>` and one `data:` line of JSON. */
 export function sseEvent(name: string, data: unknown): string {
-  return `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`;
+  return sseFrame(name, JSON.stringify(data));
 }
+
+const sseFrame = (name: string, json: string) => `event: ${name}\ndata: ${json}\n\n`;
+const encoder = new TextEncoder();
+/** Real ms a serialised snapshot is handed to readers that connect or drain, unless something changes first. */
+const SNAPSHOT_REUSE_MS = 50;
+/** The sections sent whole when they change; `data` goes as `data-changes`, `clock` with any update or tick. */
+const WHOLE: SectionName[] = ['rate', 'webhooks', 'deliveries', 'deadLetters', 'devices', 'messages'];
 
 /**
  * The inspector's live feed of a backend: a `snapshot` event first, then, as things happen, `attempt`, `circuit`
- * and `dead-letter` events and each changed section of the snapshot (`clock`, `data`, `rate`, `webhooks`,
- * `deliveries`, `deadLetters`, `devices`, `messages`) whole. Bounded per reader: a reader whose buffer is full is
- * sent nothing until it drains, then one fresh snapshot, so a slow reader costs one buffer, never a growing queue.
- * Follows attempts, circuits and dead letters only while someone reads; keeps a bounded log of published events
- * (pairing frames, messages) from the start. Runtime-neutral (timers only); the SSE framing is node-free too.
+ * and `dead-letter` events, `data-changes` (the rows of the data section that changed, and the ids removed) and
+ * each other changed section of the snapshot (`clock`, `rate`, `webhooks`, `deliveries`, `deadLetters`, `devices`,
+ * `messages`) whole. An update is serialised once and the same bytes go to every reader, so its cost follows the
+ * change, not the store's size times the readers. Bounded per reader: a reader whose buffer is full is sent nothing
+ * until it drains, then one fresh snapshot, so a slow reader costs one buffer, never a growing queue. Follows
+ * attempts, circuits and dead letters only while someone reads; keeps a bounded log of published events (pairing
+ * frames, messages) from the start. Runtime-neutral (timers and TextEncoder only); the SSE framing is node-free too.
  */
 export class InspectorFeed {
   readonly #backend: BackendCore;
@@ -54,7 +65,12 @@ export class InspectorFeed {
   readonly #readers = new Set<Reader>();
   #unsubscribe: Unsubscribe[] = [];
   readonly #stopLog: Unsubscribe;
-  #last: InspectorSnapshot | undefined;
+  /** Each whole section's JSON as last sent (strings, never the live objects, which change in place). */
+  #sent = new Map<SectionName, string>();
+  #rows = new DataRows();
+  /** The snapshot event's bytes until something changes: readers connecting or draining meanwhile share it. */
+  #snapshotBytes: Uint8Array | undefined;
+  #snapshotAt = 0;
   #flushTimer: ReturnType<typeof setTimeout> | undefined;
   #tickTimer: ReturnType<typeof setInterval> | undefined;
 
@@ -94,15 +110,13 @@ export class InspectorFeed {
     if (this.#readers.size === 0) this.#listen();
     const reader: Reader = { client, full: false, missed: false };
     this.#readers.add(reader);
-    const snapshot = this.#snapshot();
-    this.#last ??= snapshot;
-    this.#send(reader, sseEvent('snapshot', snapshot));
+    this.#send(reader, this.#snapshot());
     return {
       drained: () => {
         reader.full = false;
         if (reader.missed && this.#readers.has(reader)) {
           reader.missed = false;
-          this.#send(reader, sseEvent('snapshot', this.#snapshot()));
+          this.#send(reader, this.#snapshot());
         }
       },
       close: () => {
@@ -114,6 +128,7 @@ export class InspectorFeed {
 
   /** Something may have changed (a request was answered, time moved): send what did, coalesced. */
   touch(): void {
+    this.#snapshotBytes = undefined;
     if (this.#readers.size === 0 || this.#flushTimer !== undefined) return;
     this.#flushTimer = setTimeout(() => {
       this.#flushTimer = undefined;
@@ -138,6 +153,11 @@ export class InspectorFeed {
       gateway.on('evicted', () => this.touch()),
       gateway.on('dropped', () => this.touch()),
     ];
+    // What the readers hold is what the first snapshot says; updates are measured from it, and it is what they get.
+    const first = takeSnapshot(this.#backend, this.#log);
+    this.#remember(first);
+    this.#snapshotBytes = encoder.encode(sseEvent('snapshot', first));
+    this.#snapshotAt = Date.now();
     this.#tickTimer = setInterval(() => this.#flush(true), this.#tickMs);
     (this.#tickTimer as { unref?: () => void }).unref?.();
   }
@@ -149,48 +169,68 @@ export class InspectorFeed {
     clearTimeout(this.#flushTimer);
     this.#tickTimer = undefined;
     this.#flushTimer = undefined;
-    this.#last = undefined;
+    this.#sent = new Map();
+    this.#rows = new DataRows();
+    this.#snapshotBytes = undefined;
   }
 
-  #snapshot(): InspectorSnapshot {
-    return takeSnapshot(this.#backend, this.#log);
+  /** Records a snapshot as sent; returns the whole sections that differ from the last one and the rows that do. */
+  #remember(next: InspectorSnapshot): { sections: { name: SectionName; json: string }[]; rows?: DataChanges } {
+    const sections: { name: SectionName; json: string }[] = [];
+    for (const name of [...WHOLE, 'clock'] as SectionName[]) {
+      const json = JSON.stringify(next[name]);
+      if (this.#sent.get(name) !== json) sections.push({ name, json });
+      this.#sent.set(name, json);
+    }
+    return { sections, rows: this.#rows.update(next.data) };
+  }
+
+  /**
+   * The snapshot event, serialised once for every reader that asks before the next change, and for at most
+   * {@link SNAPSHOT_REUSE_MS} (its `clock.now` is how a page on the real clock sets its countdowns).
+   */
+  #snapshot(): Uint8Array {
+    if (this.#snapshotBytes === undefined || Date.now() - this.#snapshotAt > SNAPSHOT_REUSE_MS) {
+      this.#snapshotBytes = encoder.encode(sseEvent('snapshot', takeSnapshot(this.#backend, this.#log)));
+      this.#snapshotAt = Date.now();
+    }
+    return this.#snapshotBytes;
   }
 
   /** A lifecycle event goes out at once; the sections it changed follow with the next flush. */
   #event(name: string, data: unknown): void {
-    const chunk = sseEvent(name, data);
-    for (const reader of this.#readers) this.#send(reader, chunk);
+    this.#broadcast(sseEvent(name, data));
     this.touch();
   }
 
   /** Sends each section that changed since the last flush; with `keepAlive`, a comment when none did. */
   #flush(keepAlive = false): void {
     if (this.#readers.size === 0) return;
-    const next = this.#snapshot();
-    const previous = this.#last;
-    this.#last = next;
+    const next = takeSnapshot(this.#backend, this.#log);
+    const { sections, rows } = this.#remember(next);
     let chunk = '';
-    for (const name of Object.keys(next) as SectionName[]) {
-      // The real clock's `now` always moves; the clock section is sent when anything else is, or on the tick.
-      if (name === 'clock') continue;
-      if (previous === undefined || JSON.stringify(previous[name]) !== JSON.stringify(next[name])) {
-        chunk += sseEvent(name, next[name]);
-      }
-    }
-    const clockMoved = JSON.stringify(previous?.clock) !== JSON.stringify(next.clock);
+    for (const { name, json } of sections) if (name !== 'clock') chunk += sseFrame(name, json);
+    if (rows) chunk += sseEvent('data-changes', rows);
+    // The real clock's `now` always moves; the clock section is sent when anything else is, or on the tick.
+    const clockMoved = sections.some((c) => c.name === 'clock');
     if (chunk !== '' || (clockMoved && (keepAlive || next.clock.kind === 'manual')))
-      chunk = sseEvent('clock', next.clock) + chunk;
+      chunk = sseFrame('clock', this.#sent.get('clock')!) + chunk;
     if (chunk === '' && keepAlive) chunk = ': keep-alive\n\n';
-    if (chunk === '') return;
-    for (const reader of this.#readers) this.#send(reader, chunk);
+    if (chunk !== '') this.#broadcast(chunk);
   }
 
-  #send(reader: Reader, chunk: string): void {
+  /** Encodes once; every reader gets the same bytes. */
+  #broadcast(chunk: string): void {
+    const bytes = encoder.encode(chunk);
+    for (const reader of this.#readers) this.#send(reader, bytes);
+  }
+
+  #send(reader: Reader, bytes: Uint8Array): void {
     if (reader.full) {
       reader.missed = true;
       return;
     }
-    if (!reader.client.write(chunk)) reader.full = true;
+    if (!reader.client.write(bytes)) reader.full = true;
   }
 }
 

@@ -10,11 +10,11 @@ main{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(100%,38rem),1
 section{background:#fff;border:1px solid #d0d7de;border-radius:6px;padding:.5rem 1rem;min-width:0;overflow-x:auto}
 h2{font-size:1.05rem;margin:.4rem 0}h3{font-size:.95rem;margin:.6rem 0 .2rem}p{margin:.3rem 0}
 table{border-collapse:collapse;width:100%;font-size:13px}th,td{text-align:left;padding:.2rem .4rem;border-bottom:1px solid #eaeef2;vertical-align:top}
-code{font-size:12px;word-break:break-all}.empty{color:#57606a}button{font:inherit;padding:.2rem .6rem;margin:.1rem;cursor:pointer}
+code{font-size:12px;white-space:nowrap}.url{white-space:normal}.url span{white-space:nowrap}.empty{color:#57606a}button{font:inherit;padding:.2rem .6rem;margin:.1rem;cursor:pointer}
 button:focus-visible,input:focus-visible,select:focus-visible{outline:3px solid #0969da;outline-offset:1px}
 .circuit{font-weight:600;padding:0 .3rem;border-radius:3px}.circuit[data-state=closed]{background:#dafbe1}.circuit[data-state=open]{background:#ffebe9;color:#a40e26}.circuit[data-state=half-open]{background:#fff8c5}
 .delivery{border-left:4px solid #8c959f;padding-left:.6rem;margin:.5rem 0}.delivery[data-last=delivered]{border-color:#1a7f37}.delivery[data-last=dead_lettered],.delivery[data-last=rejected]{border-color:#a40e26}
-.attempt[data-outcome=delivered] strong{color:#1a7f37}.attempt:not([data-outcome=delivered]) strong{color:#a40e26}
+.attempt[data-outcome=circuit-open]{color:#57606a}.attempt[data-outcome=delivered] strong{color:#1a7f37}.attempt:not([data-outcome=delivered]) strong{color:#a40e26}
 #deliveries{max-height:40rem;overflow-y:auto}figure{display:inline-block;margin:.3rem;text-align:center;font-size:12px}
 .qr-frame{display:block;width:min(100%,16rem);image-rendering:pixelated;margin:.4rem 0}
 form{display:flex;flex-wrap:wrap;gap:.3rem .6rem;align-items:end;margin:.4rem 0;padding:.4rem 0;border-bottom:1px solid #eaeef2}

@@ -68,7 +68,7 @@ export function createInspectorServer(backend: BackendCore, options?: InspectorF
       }
       req.socket.setNoDelay(true);
       open.add(res);
-      const connection = feed.connect({ write: (chunk) => res.write(chunk) });
+      const connection = feed.connect({ write: (bytes) => res.write(bytes) });
       res.on('drain', () => connection.drained());
       res.once('close', () => {
         open.delete(res);

@@ -2,6 +2,7 @@
 import type { BackendCore } from '../backend.js';
 import type { AttemptRecord } from '../gateway/delivery-attempt.js';
 import { redactSecret } from '../gateway/redact-secret.js';
+import { RETRY_DELAYS_MS } from '../gateway/retry-schedule.js';
 import { QR_IMAGE_ROUTE } from '../management/qr-image-route.js';
 import type { PublishedLog } from './published-log.js';
 
@@ -131,13 +132,24 @@ function deliverySection(backend: BackendCore) {
   const inFlight = engine.inFlight();
   const scheduled = engine.scheduled();
   return {
-    items: [...byId.values()].map((d) => ({
-      ...d,
-      inFlight: inFlight.find((f) => f.deliveryId === d.deliveryId) ?? null,
-      next: scheduled.find((s) => s.deliveryId === d.deliveryId) ?? null,
-    })),
+    /** The first attempt and its retries: the last one failing dead-letters the event. */
+    maxAttempts: RETRY_DELAYS_MS.length + 1,
+    items: [...byId.values()].map((d) => {
+      const flight = inFlight.find((f) => f.deliveryId === d.deliveryId) ?? null;
+      const next = scheduled.find((s) => s.deliveryId === d.deliveryId) ?? null;
+      const coming = flight ? { attempt: flight.attempt, at: flight.startedAt } : next;
+      return {
+        ...d,
+        inFlight: flight,
+        next,
+        // If every attempt left fails: the waits still ahead added up (jitter and open circuits only add to it).
+        deadLetterAt: coming ? coming.at + sum(RETRY_DELAYS_MS.slice(coming.attempt - 1)) : null,
+      };
+    }),
   };
 }
+
+const sum = (values: readonly number[]) => values.reduce((total, v) => total + v, 0);
 
 function deadLetterSection(backend: BackendCore) {
   const queue = backend.gateway.deadLetters;

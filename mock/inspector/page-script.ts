@@ -40,12 +40,35 @@ export function inspectorScript(): void {
     const left = ms - now();
     return left <= 0 ? 'due now' : `in ${(left / 1000).toFixed(left < 10_000 ? 1 : 0)} s`;
   }
-  const table = (head: string[], rows: string[][], empty: string) =>
-    rows.length === 0
+  // A URL may wrap after a slash (not inside `//`), ?, & or =; never inside a host, a name or a secret.
+  const url = (u: string) =>
+    `<code class="url">${String(u)
+      .split(/(?<=[?&=]|\/(?!\/))/)
+      .map((part) => `<span>${esc(part)}</span>`)
+      .join('<wbr>')}</code>`;
+  // Long lists show 10 rows at a time, with their count and buttons to page through.
+  const pages: Record<string, number> = {};
+  function paged<T>(key: string, section: string, items: T[]): [T[], string] {
+    const size = 10;
+    const last = Math.max(0, Math.ceil(items.length / size) - 1);
+    const at = Math.min(pages[key] ?? 0, last);
+    const to = (label: string, page: number) =>
+      `<button type="button" data-action="page" data-key="${esc(key)}" data-section="${section}" data-to="${page}"${page < 0 || page > last ? ' disabled' : ''}>${label}</button>`;
+    return [
+      items.slice(at * size, at * size + size),
+      last === 0
+        ? ''
+        : `<p class="pager">${at * size + 1}–${Math.min(items.length, at * size + size)} of ${items.length} ${to('Previous', at - 1)}${to('Next', at + 1)}</p>`,
+    ];
+  }
+  const table = (head: string[], all: string[][], empty: string, key: string, section: string) => {
+    const [rows, pager] = paged(key, section, all);
+    return rows.length === 0
       ? `<p class="empty">${esc(empty)}</p>`
       : `<table><thead><tr>${head.map((h) => `<th scope="col">${esc(h)}</th>`).join('')}</tr></thead><tbody>${rows
           .map((r) => `<tr>${r.map((c) => `<td>${c}</td>`).join('')}</tr>`)
-          .join('')}</tbody></table>`;
+          .join('')}</tbody></table>${pager}`;
+  };
   const button = (label: string, action: string, data: Json = {}) =>
     `<button type="button" data-action="${esc(action)}" ${Object.entries(data)
       .map(([k, v]) => `data-${k}="${esc(v)}"`)
@@ -72,26 +95,33 @@ export function inspectorScript(): void {
           `<code>${esc(u.key)}</code>`,
         ]),
         'No users.',
+        'users',
+        'data',
       );
       $('domains').innerHTML = table(
         ['Domain', 'Owner'],
         d.domains.map((x: Json) => [esc(x.domain), esc(x.owner)]),
         'No domains.',
+        'domains',
+        'data',
       );
       $('pixels').innerHTML = table(
         ['Pixel', 'Type', 'Owner'],
         d.pixels.map((x: Json) => [esc(x.name), esc(x.type), esc(x.owner)]),
         'No pixels.',
+        'pixels',
+        'data',
       );
+      const [qrs, pager] = paged<Json>('qrs', 'data', d.qrs);
       $('qrs').innerHTML =
-        d.qrs.length === 0
+        qrs.length === 0
           ? '<p class="empty">No QR codes.</p>'
-          : d.qrs
+          : qrs
               .map(
                 (q: Json) =>
                   `<figure><img src="${esc(q.image)}" width="96" height="96" alt="QR code ${esc(q.name)}"><figcaption>${esc(q.name)} (${esc(q.type)}, ${esc(q.owner)})</figcaption></figure>`,
               )
-              .join('');
+              .join('') + pager;
       $('plans').innerHTML = table(
         ['Plan', 'Prices'],
         d.plans.map((p: Json) => [
@@ -99,6 +129,8 @@ export function inspectorScript(): void {
           p.free ? 'free' : esc(p.prices ? `${p.prices.monthly}/month, ${p.prices.yearly}/year` : ''),
         ]),
         'No plans.',
+        'plans',
+        'data',
       );
     },
     rate() {
@@ -117,57 +149,74 @@ export function inspectorScript(): void {
                 until(k.resetAt),
               ]),
               'No key has an open window.',
+              'rate',
+              'rate',
             );
     },
     webhooks() {
       const w = state.webhooks;
+      // One endpoint a row: the URL gets the row's whole width, so it wraps only where a URL may.
       const endpoint = (scope: string, e: Json) => [
-        esc(scope),
-        `<code>${esc(e.url)}</code>`,
-        esc(e.events?.join(', ') || 'all'),
-        `<code>${esc(e.secret)}</code>`,
+        `${esc(scope)}, ${esc(e.events?.join(', ') || 'all events')}, secret <code class="secret">${esc(e.secret)}</code><br>${url(e.url)}`,
       ];
       $('endpoints').innerHTML = table(
-        ['For', 'URL', 'Events', 'Secret'],
+        ['Endpoint'],
         [
           ...w.tenants.map((e: Json) => endpoint(`tenant ${e.tenant}`, e)),
           ...w.devices.map((e: Json) => endpoint(`device ${e.device_id}`, e)),
         ],
         'No webhook endpoint yet: attach one below.',
+        'endpoints',
+        'webhooks',
       );
       $('circuits').innerHTML = table(
-        ['Receiver', 'Circuit', 'Failures in a row'],
+        ['Receiver', 'Circuit'],
         w.circuits.map((c: Json) => [
-          `<code>${esc(c.url)}</code>`,
-          `<span class="circuit" data-state="${esc(c.state)}">${esc(c.state === 'half-open' ? 'probing' : c.state)}</span>${c.state === 'open' ? ` closes to a probe ${until(c.openUntil)}` : ''}`,
-          String(c.consecutiveFailures),
+          url(c.url),
+          `<span class="circuit" data-state="${esc(c.state)}">${esc(c.state === 'half-open' ? 'probing' : c.state)}</span>${c.state === 'open' ? ` closes to a probe ${until(c.openUntil)}` : ''}, ${c.consecutiveFailures} failed in a row`,
         ]),
         'No attempts yet.',
+        'circuits',
+        'webhooks',
       );
       const s = w.stats;
       $('stats').textContent =
-        `published ${s.published}, delivered ${s.delivered}, dead-lettered ${s.deadLettered}, replayed ${s.replayed}, dropped ${s.dropped}; faults armed for the next ${w.faults} attempt(s)`;
+        `published ${s.published}, delivered ${s.delivered}, dead-lettered ${s.deadLettered}, replayed ${s.replayed}, not routed ${s.dropped} (no endpoint, not selected, or a group chat)${w.faults ? `; a fault is armed for the next ${w.faults > 1 ? `${w.faults} attempts` : 'attempt'}` : ''}`;
     },
     deliveries() {
-      const items = state.deliveries.items;
+      const { items, maxAttempts } = state.deliveries;
       $('deliveries').innerHTML =
         items.length === 0
           ? '<p class="empty">No deliveries yet.</p>'
           : items
               .map((d: Json) => {
                 const last = d.attempts[d.attempts.length - 1];
-                const attempts = d.attempts
-                  .map(
-                    (a: Json) =>
-                      `<li class="attempt" data-outcome="${esc(a.outcome)}" data-attempt="${a.attempt}">#${a.attempt}${a.probe ? ' (probe)' : ''} at ${time(a.startedAt)}: <strong>${esc(a.status ?? a.error ?? 'no answer')}</strong> ${esc(a.outcome)} in ${a.durationMs} ms${a.faults?.length ? ` [fault: ${esc(a.faults.join(', '))}]` : ''}${a.answer ? ` <q>${esc(a.answer.slice(0, 80))}</q>` : ''}</li>`,
+                // Drops by an open circuit send nothing and use up no attempt: one row per attempt they held.
+                const rows: Json[] = [];
+                for (const a of d.attempts) {
+                  const held = rows[rows.length - 1];
+                  if (a.outcome === 'circuit-open' && held?.outcome === 'circuit-open' && held.attempt === a.attempt)
+                    held.times++;
+                  else rows.push({ ...a, times: 1, from: a.startedAt });
+                }
+                const of = (n: number) => `attempt ${n} of ${maxAttempts}`;
+                const attempts = rows
+                  .map((a: Json) =>
+                    a.outcome === 'circuit-open'
+                      ? `<li class="attempt" data-outcome="circuit-open" data-attempt="${a.attempt}">${of(a.attempt)} held by the open circuit${a.times > 1 ? ` ${a.times} times` : ''} ${a.from < a.startedAt ? `from ${time(a.from)} to` : 'at'} ${time(a.startedAt)}: no request sent</li>`
+                      : `<li class="attempt" data-outcome="${esc(a.outcome)}" data-attempt="${a.attempt}">${of(a.attempt)}${a.probe ? ' (probe)' : ''} at ${time(a.startedAt)}: <strong>${esc(a.status ?? a.error ?? 'no answer')}</strong> ${esc(a.outcome)} in ${a.durationMs} ms${a.faults?.length ? ` [fault: ${esc(a.faults.join(', '))}]` : ''}${a.answer ? ` <q>${esc(a.answer.slice(0, 80))}</q>` : ''}</li>`,
                   )
                   .join('');
+                const n = d.next;
                 const next = d.inFlight
-                  ? `<p>attempt ${d.inFlight.attempt} waiting for the receiver, times out ${until(d.inFlight.deadline)}</p>`
-                  : d.next
-                    ? `<p class="next">attempt ${d.next.attempt} ${d.next.waitingFor === 'probe' ? "waits for the circuit's probe, at the latest" : 'due'} ${until(d.next.at)}</p>`
+                  ? `${of(d.inFlight.attempt)} waiting for the receiver, times out ${until(d.inFlight.deadline)}`
+                  : n
+                    ? `${of(n.attempt)} ${n.waitingFor === 'probe' ? "waits for the circuit's probe, at the latest" : 'due'} ${until(n.at)}`
                     : '';
-                return `<article class="delivery" data-delivery-id="${esc(d.deliveryId)}" data-last="${esc(last?.outcome)}"><h3>${esc(d.event)} <code>${esc(d.deliveryId)}</code></h3><p>to <code>${esc(d.url)}</code> (tenant ${esc(d.tenant)})</p><ol>${attempts}</ol>${next}</article>`;
+                const dead = d.deadLetterAt
+                  ? `; dead-lettered if ${n?.attempt === maxAttempts ? 'it fails' : `attempts up to ${maxAttempts} fail`}, not before ${time(d.deadLetterAt)} (${until(d.deadLetterAt)})`
+                  : '';
+                return `<article class="delivery" data-delivery-id="${esc(d.deliveryId)}" data-last="${esc(last?.outcome)}"><h3>${esc(d.event)} <code>${esc(d.deliveryId)}</code></h3><p>to ${url(d.url)} (tenant ${esc(d.tenant)})</p><ul>${attempts}</ul>${next ? `<p class="next">${next}${dead}</p>` : ''}</article>`;
               })
               .join('');
     },
@@ -188,6 +237,8 @@ export function inspectorScript(): void {
                 time(i.at),
               ]),
               'Empty.',
+              `dead-${t.tenant}`,
+              'deadLetters',
             ),
         )
         .join('');
@@ -230,6 +281,8 @@ export function inspectorScript(): void {
           m.statuses.map((s: Json) => `${esc(s.status)} ${time(s.at)}`).join(' → '),
         ]),
         'No messages yet.',
+        'messages',
+        'messages',
       );
     },
   };
@@ -256,6 +309,17 @@ export function inspectorScript(): void {
       for (const key of Object.keys(renderers)) render(key);
       $('status').textContent = 'live';
       $('status').dataset.state = 'live';
+      return;
+    }
+    if (name === 'data-changes') {
+      // Only the rows that changed come: replace or append them by id, drop the removed ids.
+      for (const [list, { set, removed }] of Object.entries<Json>(JSON.parse(data))) {
+        const rows = new Map(state.data[list].map((r: Json) => [r.id, r]));
+        for (const id of removed) rows.delete(id);
+        for (const r of set) rows.set(r.id, r);
+        state.data[list] = [...rows.values()];
+      }
+      render('data');
       return;
     }
     if (!(name in renderers)) return;
@@ -319,6 +383,10 @@ export function inspectorScript(): void {
   const advance = (ms: number) => control('POST', '/__mock/clock/advance', { ms: Math.max(0, Math.ceil(ms)) });
   const actions: Record<string, (el: HTMLElement) => void> = {
     advance: (el) => void advance(Number(el.dataset.ms)),
+    page: (el) => {
+      pages[el.dataset.key!] = Number(el.dataset.to);
+      render(el.dataset.section!);
+    },
     'advance-next': () => {
       const c = state.clock;
       if (c?.nextDueAt == null)

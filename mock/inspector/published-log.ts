@@ -88,9 +88,9 @@ export class PublishedLog {
     return this.#frames.get(deviceId);
   }
 
-  /** Messages, newest first. */
+  /** Messages, newest first: copies, since a receipt changes the logged message in place. */
   messages(): LoggedMessage[] {
-    return [...this.#messages.values()].reverse();
+    return [...this.#messages.values()].reverse().map((m) => ({ ...m, statuses: [...m.statuses] }));
   }
 
   /** Forgets everything (the backend was reset). */

@@ -47,10 +47,10 @@ describe.skipIf(!hasChromium)('the inspector page of linkgate mock, in headless 
       // Six attempts, each failed with the receiver's 503; the sixth was the circuit's probe.
       expect(run.attempts).toHaveLength(6);
       for (const text of run.attempts) expect(text).toMatch(/: 503 /);
-      expect(run.attempts[5]).toMatch(/^#6 \(probe\)/);
-      expect(run.attempts[4]).toMatch(/^#5 at /);
+      expect(run.attempts[5]).toMatch(/^attempt 6 of 6 \(probe\)/);
+      expect(run.attempts[4]).toMatch(/^attempt 5 of 6 at /);
       // Open for 30 s on the manual clock: the countdown stands still in real time and moves when the page advances it.
-      expect(run.openCircuit).toMatch(/open closes to a probe in 30 s/);
+      expect(run.openCircuit).toMatch(/open closes to a probe in 30 s, 5 failed in a row/);
       expect(run.countdowns).toEqual(['in 30 s', 'in 30 s', 'in 29 s']);
       expect(run.deadLetter).toMatch(/message\.received.*exhausted\s*6\s*503/);
       expect(run.replayed).toMatch(/: 200 delivered/);
@@ -83,6 +83,50 @@ describe.skipIf(!hasChromium)('the inspector page of linkgate mock, in headless 
       expect(await cli.stop()).toBe(0);
     }
   }, 120_000);
+
+  it("advances a sent message's receipts on an open page as they arrive: sent, then delivered, then read", async () => {
+    const key = `gw_live_${'b2'.repeat(12)}`;
+    const cli = await startCli([
+      '--clock',
+      'manual',
+      '--control-token',
+      TOKEN,
+      '--device',
+      'dev_out',
+      '--messaging-key',
+      key,
+    ]);
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    try {
+      await page.goto(`${cli.url}/#token=${TOKEN}`);
+      await page.locator('#status[data-state="live"]').waitFor({ timeout: 20_000 });
+      const sent = await fetch(`${cli.url}/api/v1/wa/messages/send`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ device_id: 'dev_out', phone: '15557654321', message: 'hello there' }),
+      }).then((r) => r.json() as Promise<{ data: { message_id: string } }>);
+      const row = page.locator('#messages tr', { hasText: sent.data.message_id });
+      const receipts = () => row.locator('td').last();
+      // The simulated phone answers a second apart: sent, delivered, read. The page is never reloaded.
+      const shown: string[] = [];
+      for (const expected of [
+        /^sent [\d:.]+$/,
+        /^sent [\d:.]+ → delivered [\d:.]+$/,
+        /^sent .* → delivered .* → read [\d:.]+$/,
+      ]) {
+        await page.getByRole('button', { name: 'Advance 1 s', exact: true }).click();
+        await expect
+          .poll(async () => (await receipts().textContent({ timeout: 20_000 }))?.trim(), { timeout: 20_000 })
+          .toMatch(expected);
+        shown.push((await receipts().textContent())!.trim());
+      }
+      expect(shown).toHaveLength(3);
+    } finally {
+      await context.close();
+      expect(await cli.stop()).toBe(0);
+    }
+  }, 60_000);
 
   it('shows nothing but how to get the token when the address has none, or a wrong one', async () => {
     const { cli, rx } = await startStack();

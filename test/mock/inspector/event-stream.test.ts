@@ -101,6 +101,32 @@ describe('GET /__mock/events, the inspector feed', () => {
     }
   });
 
+  it('sends a change to the data as the rows that changed and the ids removed, not the whole store', async () => {
+    await start();
+    const alice = [...server.backend.store.users.values()].find((u) => u.username === 'alice')!;
+    const api = (method: string, path: string, body?: unknown) =>
+      fetch(`${server.url}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${alice.apikey}`, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }).then((r) => r.json());
+    const feed = await openFeed(server.url, TOKEN);
+    try {
+      const before = (await feed.next('snapshot')).data.data.domains.length;
+      const { id } = await api('POST', '/api/domain/add', { domain: 'https://new.example' });
+      const added = await feed.next('data-changes', (c) => c.domains?.set.length > 0);
+      expect(added.data).toEqual({
+        domains: { set: [{ id, owner: 'alice', domain: 'https://new.example' }], removed: [] },
+      });
+      expect(before).toBeGreaterThan(1);
+      await api('DELETE', `/api/domain/${id}/delete`);
+      const removed = await feed.next('data-changes', (c) => c.domains?.removed.length > 0);
+      expect(removed.data).toEqual({ domains: { set: [], removed: [id] } });
+    } finally {
+      feed.close();
+    }
+  });
+
   it('shows the management API rate window of a key as requests use it', async () => {
     await start();
     const alice = [...server.backend.store.users.values()].find((u) => u.username === 'alice')!;

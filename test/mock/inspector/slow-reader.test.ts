@@ -63,13 +63,15 @@ describe('the inspector feed and a slow reader', () => {
     const served = await serveInspector();
     ({ server, inspector } = served);
     const { backend, alice, responses, port } = served;
-    // About 150 KB per data update, so the socket's kernel buffers fill after a few dozen.
     for (let i = 0; i < 1500; i++) backend.store.addDomain(alice.id, { domain: `https://d${i}.bulk.example` });
     const reader = pausedReader(port);
     await until(() => inspector!.feed.readers === 1, 'the feed has its reader');
     const res = responses[0]!;
     let changes = 0;
+    // Updates carry only the rows that changed: 500 renamed domains (about 35 KB) each, so the socket fills soon.
+    const bulk = [...backend.store.domains.values()].slice(-500);
     const change = async () => {
+      for (const d of bulk) d.domain = `https://c${changes}-${d.id}.bulk.example`;
       backend.store.addDomain(alice.id, { domain: `https://more${changes++}.example` });
       inspector!.touch();
       await new Promise((r) => setTimeout(r, 1));
