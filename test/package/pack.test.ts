@@ -4,6 +4,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { isBuiltin } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCommand } from '../runtimes/support/runtime-install.js';
 import {
@@ -58,11 +59,12 @@ beforeAll(async () => {
   }
 }, 480_000);
 
+// Three folders with node_modules (the newcomer's has vitest and typescript) take a while to delete on a busy disk.
 afterAll(() => {
   rmSync(workDir, { recursive: true, force: true });
   if ('dir' in project) rmSync(project.dir, { recursive: true, force: true });
   if ('dir' in sdkOnly) rmSync(sdkOnly.dir, { recursive: true, force: true });
-});
+}, 120_000);
 
 describe('the published package', () => {
   it('is built by `npm pack` itself: a clean checkout packs every entry and the CLI, not an empty package', () => {
@@ -180,6 +182,32 @@ describe('an app that installs only linkgate', () => {
       );
     },
   );
+
+  it("shows a body field's rule when an editor hovers it, from the types the package ships", (ctx) => {
+    if (skip()) return ctx.skip();
+    const file = join(dir(), 'hover.ts');
+    const text =
+      "import type { DomainCreate } from 'linkgate/schemas';\ndeclare const body: DomainCreate;\nbody.domain;\n";
+    writeFileSync(file, text);
+    const options = {
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      strict: true,
+    };
+    const service = ts.createLanguageService({
+      getScriptFileNames: () => [file],
+      getScriptVersion: () => '1',
+      getScriptSnapshot: (f) => (ts.sys.fileExists(f) ? ts.ScriptSnapshot.fromString(ts.sys.readFile(f)!) : undefined),
+      getCurrentDirectory: () => dir(),
+      getCompilationSettings: () => options,
+      getDefaultLibFileName: ts.getDefaultLibFilePath,
+      fileExists: ts.sys.fileExists,
+      readFile: ts.sys.readFile,
+    });
+    const hover = service.getQuickInfoAtPosition(file, text.lastIndexOf('domain') + 1);
+    expect(ts.displayPartsToString(hover?.displayParts)).toBe('(property) domain: string');
+    expect(ts.displayPartsToString(hover?.documentation)).toMatch(/http or https.*at most 2,048 characters/);
+  });
 
   it.for(['mock-server.mjs', 'mock-server.cjs'])(
     'serves a route and a QR PNG with startMockServer from linkgate/mock, without msw (%s)',
