@@ -5,11 +5,9 @@ import type { ChatKind } from '../messaging/chat-kind.js';
 import { chatField, enumField, objectInput, phoneField, stringField } from './simulation-input.js';
 import { dropChatEvent, publishEvent, type SimulatorContext, unixSeconds } from './simulator-context.js';
 
-/**
- * A receipt status of `message.ack`, written out rather than read off ACK_STATUS_CODES: the declaration bundler cannot
- * name a constant of a chunk shared with linkgate/webhooks. test/mock/simulators/receipt-status.test-d.ts keeps the two
- * the same.
- */
+// Written out rather than read off ACK_STATUS_CODES: the declaration bundler cannot name a constant of a chunk shared
+// with linkgate/webhooks. test/mock/simulators/receipt-status.test-d.ts keeps the two the same.
+/** A receipt status of `message.ack`. */
 export type ReceiptStatus = 'sent' | 'delivered' | 'read' | 'played';
 const RECEIPT_STATUSES = Object.keys(ACK_STATUS_CODES) as ReceiptStatus[];
 

@@ -11,10 +11,9 @@ import type { RateLimitEvent } from './rate-limiter.js';
 /** A `fetch`-compatible function. */
 export type Fetch = (input: Request | URL | string, init?: RequestInit) => Promise<Response>;
 
-/**
- * How much to log; each level includes the ones before it. Declared with the options, apart from the Logger that
- * linkgate/redis shares, so the declaration bundler keeps it in the linkgate entry's own declarations.
- */
+// Declared with the options, apart from the Logger that linkgate/redis shares, so the declaration bundler keeps it in
+// the linkgate entry's own declarations.
+/** How much to log; each level includes the ones before it. */
 export type LogLevel = 'off' | 'error' | 'warn' | 'info' | 'debug';
 
 /** Options every client accepts. */

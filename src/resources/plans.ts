@@ -5,11 +5,9 @@ import { listPlans, subscribeUserToPlan } from '../schemas/operations.js';
 import type { Plan } from '../schemas/plan.js';
 import { type ActionResult, callOf } from './shared.js';
 
-/**
- * The body of {@link PlansResource.subscribe}, written out rather than inferred from the `PlanSubscription` schema: the
- * declaration bundler cannot name a type of a chunk shared with linkgate/schemas. test/sdk/types.test-d.ts keeps the
- * two the same.
- */
+// Written out rather than inferred from the `PlanSubscription` schema: the declaration bundler cannot name a type of a
+// chunk shared with linkgate/schemas. test/sdk/types.test-d.ts keeps the two the same.
+/** The body of {@link PlansResource.subscribe}. */
 export interface PlanSubscriptionBody {
   /** The billing period. */
   type: 'monthly' | 'yearly' | 'lifetime';

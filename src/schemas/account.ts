@@ -21,7 +21,9 @@ export type Account = z.infer<typeof Account>;
 
 /** Body of `PUT /api/account/update`; production accepts any subset (`null` reads as not sent). */
 export const AccountUpdate = z.object({
+  /** A new email address: at most 50 characters, in the form `name@example.com`. */
   email: optionalField(z.string()),
+  /** A new password: at least 5 characters. */
   password: optionalField(z.string()),
 });
 /** Body of `PUT /api/account/update`. */

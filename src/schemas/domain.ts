@@ -19,8 +19,11 @@ export type Domain = z.infer<typeof Domain>;
 
 /** Body of `POST /api/domain/add`: `domain` is a full URL with http or https; `null` redirects read as not sent. */
 export const DomainCreate = z.object({
+  /** The branded domain: required, a full URL with http or https (`https://go.example.com`), at most 2,048 characters. */
   domain: urlText().check(minChars(1, 'is required')),
+  /** Where the domain's root redirects: a full URL with http or https, at most 2,048 characters. */
   redirectroot: optionalField(urlText()),
+  /** Where unknown paths on the domain redirect: a full URL with http or https, at most 2,048 characters. */
   redirect404: optionalField(urlText()),
 });
 /** Body of `POST /api/domain/add`. */
@@ -28,7 +31,9 @@ export type DomainCreate = z.infer<typeof DomainCreate>;
 
 /** Body of `PUT /api/domain/:id/update`: any subset (`null` reads as not sent). */
 export const DomainUpdate = z.object({
+  /** Where the domain's root redirects: a full URL with http or https, at most 2,048 characters. */
   redirectroot: optionalField(urlText()),
+  /** Where unknown paths on the domain redirect: a full URL with http or https, at most 2,048 characters. */
   redirect404: optionalField(urlText()),
 });
 /** Body of `PUT /api/domain/:id/update`. */

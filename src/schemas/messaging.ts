@@ -12,9 +12,13 @@ export const MESSAGING_KEY_PATTERN = /^gw_live_[A-Za-z0-9]{24,}$/;
 
 /** Body of `POST /api/v1/wa/messages/send` as observed: `device_id` may be `"auto"`, `phone` is digits. */
 export const SendMessage = z.object({
+  /** The device that sends: required. */
   device_id: z.string().check(minChars(1, 'is required')),
+  /** The recipient: 6 to 20 digits, no `+` or spaces (E.164 without `+`). */
   phone: z.string().check(matching(/^\d{6,20}$/, 'must be 6-20 digits, no + or spaces')),
+  /** The text, or the media's caption. */
   message: z.string(),
+  /** Media to attach: a URL, at most 2,048 characters. */
   media_url: z.optional(urlString('must be a URL')),
 });
 /** Body of `POST /api/v1/wa/messages/send`. */

@@ -66,7 +66,9 @@ export function pagedEnvelope<T extends z.core.$ZodType>(item: T, keys: readonly
 
 /** Paging query of list calls: `limit` records per page (default 15) and 1-based `page` (default 1). */
 export const PageQuery = z.object({
+  /** Items per page: a positive integer. */
   limit: z.optional(integer().check(positive('must be a positive integer'))),
+  /** The page to read, from 1: a positive integer. */
   page: z.optional(integer().check(positive('must be a positive integer'))),
 });
 /** Paging query of list calls. */

@@ -41,8 +41,11 @@ export type Pixel = z.infer<typeof Pixel>;
 
 /** Body of `POST /api/pixel/add`. */
 export const PixelCreate = z.object({
+  /** The provider: one of `PIXEL_TYPES` (`gtmpixel`, `gapixel`, `fbpixel`, ...). */
   type: PixelType,
+  /** Your name for the pixel: required, at most 100 characters. */
   name: name().check(minChars(1, 'is required')),
+  /** The provider's id of the pixel (e.g. `GTM-XXXX`): required, at most 100 characters. */
   tag: tag(),
 });
 /** Body of `POST /api/pixel/add`. */
@@ -50,7 +53,9 @@ export type PixelCreate = z.infer<typeof PixelCreate>;
 
 /** Body of `PUT /api/pixel/:id/update`: `tag` is required, `name` optional (`null` reads as not sent). */
 export const PixelUpdate = z.object({
+  /** Your name for the pixel: at most 100 characters. */
   name: optionalField(name()),
+  /** The provider's id of the pixel: required, at most 100 characters. */
   tag: tag(),
 });
 /** Body of `PUT /api/pixel/:id/update`. */

@@ -68,8 +68,11 @@ export const QrLogo = z
 
 // `null` for any of them reads as not sent (the code keeps its colours and logo on update).
 const appearance = {
+  /** The background colour: `rgb(R,G,B)`, each 0-255. */
   background: optionalField(RgbColour),
+  /** The colour of the modules: `rgb(R,G,B)`, each 0-255. */
   foreground: optionalField(RgbColour),
+  /** A path or URL of a PNG or JPEG image (`.png`, `.jpg` or `.jpeg` last or before a `?query`), at most 2,048 characters. */
   logo: optionalField(QrLogo),
 };
 
@@ -102,7 +105,13 @@ export type QrData = z.infer<typeof QrData>;
  * Decision: a `type` in the body changes the code's type (the spec does not say; the mock honours it).
  */
 export const QrUpdate = z.object({
+  /** A new type: one of `QR_TYPES` (`text`, `vcard`, `link`, `email`, `phone`, `sms`, `wifi`). */
   type: optionalField(QrType),
+  /**
+   * The content, which must fit the code's type: text or a URL as a non-empty string; `{ email, subject?, body? }`;
+   * a phone of 3 to 20 digits (an optional leading `+`); `{ phone, message }`; `{ ssid, pass, encryption }` with
+   * `encryption` one of `WPA`, `WEP`, `nopass`, `WPA2`, `WPA3`; or vCard fields.
+   */
   data: QrData,
   ...appearance,
 });

@@ -16,7 +16,10 @@ export type User = z.infer<typeof User>;
 /** Values of the `filter` query of `GET /api/users`. */
 export const USER_FILTERS = ['admin', 'free', 'pro'] as const;
 /** Query of `GET /api/users`. */
-export const UserListQuery = z.object({ filter: z.optional(z.literal(USER_FILTERS)) });
+export const UserListQuery = z.object({
+  /** Only the users of one kind: `admin`, `free` or `pro` (`USER_FILTERS`). */
+  filter: z.optional(z.literal(USER_FILTERS)),
+});
 /** Query of `GET /api/users`. */
 export type UserListQuery = z.infer<typeof UserListQuery>;
 
@@ -25,10 +28,15 @@ export type UserListQuery = z.infer<typeof UserListQuery>;
  * digits (`"2"`), as a PHP application reading JSON takes it.
  */
 export const UserCreate = z.object({
+  /** 4 to 20 letters, digits or underscores (`USERNAME_PATTERN`). */
   username: z.string(),
+  /** At most 50 characters, in the form `name@example.com`. */
   email: z.string(),
+  /** At least 5 characters (`MIN_PASSWORD_LENGTH`). */
   password: z.string(),
+  /** The plan's id: an integer, or a string of up to 15 digits. */
   planid: optionalField(IntegerInput),
+  /** When the plan ends: `YYYY-MM-DD HH:MM:SS`. */
   expiration: optionalField(DateTimeInput),
 });
 /** Body of `POST /api/user/add`. */

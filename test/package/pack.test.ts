@@ -1,9 +1,12 @@
-// What `npm publish` would ship, and a newcomer who installs that tarball and follows only the README.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// What `npm publish` would ship from a clean checkout, and a newcomer who installs that tarball and follows only the
+// README.
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCommand } from '../runtimes/support/runtime-install.js';
 import {
   adapt,
   binScript,
@@ -13,7 +16,6 @@ import {
   packLinkgate,
   type Running,
   readmeSnippet,
-  root,
   start,
 } from './support/newcomer-project.js';
 
@@ -22,7 +24,9 @@ const MESSAGING_KEY = `gw_live_${'n'.repeat(24)}`;
 const WEBHOOK_SECRET = `whsec_live_${'ab'.repeat(16)}`;
 
 let workDir: string;
-let packed: { tarball: string; files: string[] };
+let packed: Awaited<ReturnType<typeof packLinkgate>>;
+/** The tarball's contents, unpacked: `package/` as npm installs it. */
+let unpacked: string;
 let project: { dir: string } | { missing: string };
 /** An app that installs linkgate alone, for the SDK: no msw, no tools. */
 let sdkOnly: { dir: string } | { missing: string };
@@ -30,6 +34,14 @@ let sdkOnly: { dir: string } | { missing: string };
 beforeAll(async () => {
   workDir = mkdtempSync(join(tmpdir(), 'linkgate-pack-'));
   packed = await packLinkgate(workDir);
+  unpacked = join(workDir, 'unpacked');
+  mkdirSync(unpacked);
+  const tar = await runCommand('tar', ['-xzf', packed.tarball, '-C', unpacked], {
+    cwd: workDir,
+    env: process.env,
+    timeoutMs: 60_000,
+  });
+  if (tar.code !== 0) throw new Error(`tar -xzf ${packed.tarball} failed: ${tar.stderr}`);
   [project, sdkOnly] = await Promise.all([newcomerProject(packed.tarball), newcomerProject(packed.tarball, [])]);
   if ('missing' in project) {
     console.warn(
@@ -45,15 +57,51 @@ beforeAll(async () => {
         '!!! Make the npm registry reachable (ky and zod are installed from it) and run again.\n',
     );
   }
-}, 300_000);
+}, 480_000);
 
+// Three folders with node_modules (the newcomer's has vitest and typescript) take a while to delete on a busy disk.
 afterAll(() => {
   rmSync(workDir, { recursive: true, force: true });
   if ('dir' in project) rmSync(project.dir, { recursive: true, force: true });
   if ('dir' in sdkOnly) rmSync(sdkOnly.dir, { recursive: true, force: true });
-});
+}, 120_000);
 
 describe('the published package', () => {
+  it('is built by `npm pack` itself: a clean checkout packs every entry and the CLI, not an empty package', () => {
+    // The checkout has no dist/ and nothing was built before `npm pack`; prepack has to build it.
+    const entries = ['index', 'webhooks', 'mock', 'schemas', 'redis'];
+    const wanted = [
+      ...entries.flatMap((e) => [`dist/${e}.js`, `dist/${e}.cjs`, `dist/${e}.d.ts`, `dist/${e}.d.cts`]),
+      'dist/cli.js',
+    ];
+    expect(wanted.filter((f) => !packed.files.includes(f))).toEqual([]);
+  });
+
+  it('ships no source maps and stays under 2.5 MB unpacked (it was 6.3 MB, two thirds maps)', () => {
+    expect(packed.files.filter((f) => f.endsWith('.map'))).toEqual([]);
+    expect(packed.unpackedSize).toBeLessThan(2.5 * 1024 * 1024);
+  });
+
+  it("has the release notes of package.json's version in CHANGELOG.md, one line per pending changeset", () => {
+    const changelog = readFileSync(join(unpacked, 'package', 'CHANGELOG.md'), 'utf8');
+    const { version } = JSON.parse(readFileSync(join(unpacked, 'package', 'package.json'), 'utf8')) as {
+      version: string;
+    };
+    expect(changelog.split('\n').slice(0, 3)).toEqual(['# linkgate', '', `## ${version}`]);
+    const changesets = readdirSync(join(packed.checkout, '.changeset')).filter(
+      (f) => f.endsWith('.md') && f !== 'README.md',
+    );
+    const section = changelog.split(/^## /m)[1]!;
+    const missing = changesets.filter((f) => {
+      const summary = readFileSync(join(packed.checkout, '.changeset', f), 'utf8')
+        .split(/^---$/m)[2]!
+        .trim();
+      return !section.includes(`- ${summary.split('\n')[0]}`);
+    });
+    expect(changesets.length).toBeGreaterThan(0);
+    expect(missing).toEqual([]);
+  });
+
   it('contains only dist/, README.md, CHANGELOG.md, LICENSE and package.json', () => {
     const tops = new Set(packed.files.map((f) => f.split('/')[0]));
     expect([...tops].sort()).toEqual(['CHANGELOG.md', 'LICENSE', 'README.md', 'dist', 'package.json'].sort());
@@ -90,7 +138,7 @@ describe('the published package', () => {
     const foreign = packed.files
       .filter((f) => /\.(?:c?js|d\.c?ts)$/.test(f))
       .flatMap((f) =>
-        readFileSync(join(root, f), 'utf8')
+        readFileSync(join(unpacked, 'package', f), 'utf8')
           .split('\n')
           .filter((line) => !comment.test(line))
           .flatMap((line) => [...line.matchAll(bare)].map((m) => m[1]!))
@@ -110,6 +158,55 @@ describe('an app that installs only linkgate', () => {
   it('gets linkgate, ky and zod in node_modules, and nothing else', (ctx) => {
     if (skip()) return ctx.skip();
     expect(installedPackages(dir())).toEqual(['ky', 'linkgate', 'zod']);
+  });
+
+  it.for(['entries.mjs', 'entries.cjs'])(
+    'loads linkgate, linkgate/webhooks and linkgate/mock from the tarball (%s)',
+    async (file, ctx) => {
+      if (skip()) return ctx.skip();
+      const load = file.endsWith('.cjs') ? 'require(entry)' : 'await import(entry)';
+      const names = {
+        linkgate: 'Linkgate',
+        'linkgate/webhooks': 'createWebhookHandler',
+        'linkgate/mock': 'createMockBackend',
+      };
+      writeFileSync(
+        join(dir(), file),
+        `${file.endsWith('.cjs') ? '(async () => {\n' : ''}for (const [entry, name] of Object.entries(${JSON.stringify(names)})) {\n` +
+          `  const loaded = ${load};\n  console.log(entry, name, typeof loaded[name]);\n}\n${file.endsWith('.cjs') ? '})();\n' : ''}`,
+      );
+      const run = await node([file], dir());
+      expect(run.stderr).toBe('');
+      expect(run.stdout).toBe(
+        'linkgate Linkgate function\nlinkgate/webhooks createWebhookHandler function\nlinkgate/mock createMockBackend function\n',
+      );
+    },
+  );
+
+  it("shows a body field's rule when an editor hovers it, from the types the package ships", (ctx) => {
+    if (skip()) return ctx.skip();
+    const file = join(dir(), 'hover.ts');
+    const text =
+      "import type { DomainCreate } from 'linkgate/schemas';\ndeclare const body: DomainCreate;\nbody.domain;\n";
+    writeFileSync(file, text);
+    const options = {
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      strict: true,
+    };
+    const service = ts.createLanguageService({
+      getScriptFileNames: () => [file],
+      getScriptVersion: () => '1',
+      getScriptSnapshot: (f) => (ts.sys.fileExists(f) ? ts.ScriptSnapshot.fromString(ts.sys.readFile(f)!) : undefined),
+      getCurrentDirectory: () => dir(),
+      getCompilationSettings: () => options,
+      getDefaultLibFileName: ts.getDefaultLibFilePath,
+      fileExists: ts.sys.fileExists,
+      readFile: ts.sys.readFile,
+    });
+    const hover = service.getQuickInfoAtPosition(file, text.lastIndexOf('domain') + 1);
+    expect(ts.displayPartsToString(hover?.displayParts)).toBe('(property) domain: string');
+    expect(ts.displayPartsToString(hover?.documentation)).toMatch(/http or https.*at most 2,048 characters/);
   });
 
   it.for(['mock-server.mjs', 'mock-server.cjs'])(

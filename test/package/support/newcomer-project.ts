@@ -1,8 +1,19 @@
 // A newcomer's project: the packed tarball installed from scratch with npm, next to the README's own snippets.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { type CommandRun, runCommand } from '../../runtimes/support/runtime-install.js';
@@ -36,12 +47,38 @@ export function adapt(snippet: string, from: string, to: string): string {
   return snippet.split(from).join(to);
 }
 
-/** Builds linkgate and packs it as `npm publish` would; returns the tarball and the files it holds. */
-export async function packLinkgate(into: string): Promise<{ tarball: string; files: string[] }> {
-  await mustRun('npm', ['run', 'build'], root);
-  const packed = await mustRun('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', into], root);
-  const [pack] = JSON.parse(packed.stdout) as [{ filename: string; files: { path: string }[] }];
-  return { tarball: join(into, pack.filename), files: pack.files.map((f) => f.path) };
+/**
+ * A clean checkout of linkgate in `into`, as `git clone` and `npm install` leave it for a release: the files git tracks
+ * (and new ones it does not ignore) as they are on disk, no dist/, and the installed node_modules linked in.
+ */
+export async function cleanCheckout(into: string): Promise<string> {
+  const listed = await mustRun('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], root);
+  const dir = join(into, 'checkout');
+  // node_modules may itself be a link (a worktree's), which git lists as a file; it is linked in below instead.
+  for (const file of listed.stdout.split('\0')) {
+    if (file === '' || file === 'node_modules' || !existsSync(join(root, file))) continue;
+    mkdirSync(dirname(join(dir, file)), { recursive: true });
+    copyFileSync(join(root, file), join(dir, file));
+  }
+  symlinkSync(realpathSync(join(root, 'node_modules')), join(dir, 'node_modules'), 'dir');
+  return dir;
+}
+
+/**
+ * Packs a clean checkout of linkgate as `npm publish` would, without building it first: npm's prepack must build it.
+ * Returns the tarball, the files it holds, their total size and the checkout they were packed from.
+ */
+export async function packLinkgate(
+  into: string,
+): Promise<{ tarball: string; files: string[]; unpackedSize: number; checkout: string }> {
+  const checkout = await cleanCheckout(into);
+  const packed = await mustRun('npm', ['pack', '--json', '--pack-destination', into], checkout, 300_000);
+  // prepack's own output comes first on stdout; npm's JSON report is the last thing printed.
+  const [pack] = JSON.parse(packed.stdout.slice(packed.stdout.lastIndexOf('\n[\n') + 1)) as [
+    { filename: string; files: { path: string }[]; unpackedSize: number },
+  ];
+  const files = pack.files.map((f) => f.path);
+  return { tarball: join(into, pack.filename), files, unpackedSize: pack.unpackedSize, checkout };
 }
 
 /** The version of a dev dependency installed here, so the newcomer's install is served from npm's cache. */
@@ -149,8 +186,8 @@ export function start(args: string[], cwd: string, ready: RegExp, env: Record<st
   });
 }
 
-async function mustRun(command: string, args: string[], cwd: string): Promise<CommandRun> {
-  const run = await runCommand(command, args, { cwd, env: process.env, timeoutMs: 120_000 });
+async function mustRun(command: string, args: string[], cwd: string, timeoutMs = 120_000): Promise<CommandRun> {
+  const run = await runCommand(command, args, { cwd, env: process.env, timeoutMs });
   if (run.code !== 0) throw new Error(`${command} ${args.join(' ')} failed (${run.code}):\n${run.stderr.slice(-2000)}`);
   return run;
 }
