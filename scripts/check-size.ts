@@ -9,7 +9,8 @@ import { inspectorPage } from '../mock/inspector/inspector-page.js';
 try {
   for (const [i, budget] of sizeBudgets.entries()) {
     const { gz } = await gzipped(budget.source, `budget-${i}`);
-    const { ok, line } = judgeSize(gz / 1024, budget);
+    const floor = budget.floor ? (await gzipped(budget.floor.source, `floor-${i}`)).gz / 1024 : undefined;
+    const { ok, line } = judgeSize(gz / 1024, budget, floor);
     console.log(`size: ${line}`);
     if (!ok) process.exitCode = 1;
   }

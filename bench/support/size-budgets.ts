@@ -1,5 +1,6 @@
 // The bundle-size budgets CI enforces (`npm run size`): one app per entry point people ship to browsers and edges.
-import { appEntry } from './app-bundle.js';
+import { join } from 'node:path';
+import { appEntry, root } from './app-bundle.js';
 
 /** One app whose bundle CI keeps within a budget. */
 export interface SizeBudget {
@@ -11,11 +12,14 @@ export interface SizeBudget {
   budgetKb: number;
   /** The issue's target where one was set; reported as met or missed, not enforced. */
   targetKb?: number;
+  /** The least any app of this kind ships, bundled the same way in the same run and printed beside the figure. */
+  floor?: { name: string; source: string };
 }
 
 /**
- * The budgets. The management client's target of 20 KB comes from the SDK issue and is missed (docs/benchmarks.md
- * says why); its budget guards the measured size until the target is met or revised. The other two have no target.
+ * The budgets. The management client's target of 20 KB comes from the SDK issue and the receiver's of 12 KB from #23;
+ * both are missed (docs/benchmarks.md says why), and their budgets guard the measured sizes until the targets are met
+ * or revised. The messaging client has no target.
  */
 export const sizeBudgets: readonly SizeBudget[] = [
   {
@@ -34,8 +38,20 @@ export const sizeBudgets: readonly SizeBudget[] = [
   // 21.5 -> 22.7 (2026-11-24, #15): the same hooks and tracing, shared by both clients: 21.2 -> 22.2 KB.
   // 22.7 -> 22.3 (2026-11-24, #12): the same trim of the shared request path: 22.3 -> 21.8 KB.
   { name: 'linkgate: MessagingClient, messages.send', source: appEntry('messaging'), budgetKb: 22.3 },
-  // 42 -> 43 (2026-11-24): dedupe in two steps (claim, done mark, in_progress), dedupeKey (#13): 41.9 -> 42.7 KB.
-  { name: 'linkgate/webhooks: createWebhookHandler, every event', source: appEntry('webhook-receiver'), budgetKb: 43 },
+  {
+    name: 'linkgate/webhooks: createWebhookHandler, every event',
+    source: appEntry('webhook-receiver'),
+    // 42 -> 43 (2026-11-24): dedupe in two steps (claim, done mark, in_progress), dedupeKey (#13): 41.9 -> 42.7 KB.
+    // 43 -> 15.6 (2026-11-27, #23): the event schemas on zod/mini, the compiler only in the Node build: 42.7 -> 15.1 KB.
+    // The 12 KB target is missed: the floor alone is 8.5 KB, the receiver's own code 6.6 KB (docs/benchmarks.md).
+    budgetKb: 15.6,
+    targetKb: 12,
+    floor: {
+      name: 'zod/mini, the five event schemas and their English messages, parsed',
+      source: `import { EVENT_SCHEMAS, EventEnvelope } from ${JSON.stringify(join(root, 'src/schemas/events.ts'))};
+export const parse = (value) => (EVENT_SCHEMAS[value.event] ?? EventEnvelope).safeParse(value);`,
+    },
+  },
 ];
 
 /**
@@ -47,13 +63,20 @@ export const inspectorPageBudget = {
   budgetKb: 8,
 };
 
-/** The verdict on one measured size: over budget fails CI; a target is only reported. */
-export function judgeSize(kb: number, budget: SizeBudget): { ok: boolean; line: string } {
+/**
+ * The verdict on one measured size: over budget fails CI; a target is only reported, and so is the floor (`floorKb`,
+ * the budget's `floor` measured in the same run) with the ratio to it.
+ */
+export function judgeSize(kb: number, budget: SizeBudget, floorKb?: number): { ok: boolean; line: string } {
   const ok = kb <= budget.budgetKb;
   const target =
     budget.targetKb === undefined ? '' : `; target ${budget.targetKb} KB ${kb <= budget.targetKb ? 'met' : 'missed'}`;
+  const floor =
+    floorKb === undefined || budget.floor === undefined
+      ? ''
+      : `; floor (${budget.floor.name}) ${floorKb.toFixed(1)} KB, ${(kb / floorKb).toFixed(2)}x`;
   return {
     ok,
-    line: `${budget.name}: ${kb.toFixed(1)} KB gzip; budget ${budget.budgetKb} KB ${ok ? 'kept' : 'EXCEEDED'}${target}`,
+    line: `${budget.name}: ${kb.toFixed(1)} KB gzip; budget ${budget.budgetKb} KB ${ok ? 'kept' : 'EXCEEDED'}${target}${floor}`,
   };
 }

@@ -117,7 +117,7 @@ export const DeviceStatusEvent = envelope('device.status', DeviceStatusData);
 export const DeviceQrEvent = envelope('device.qr', DeviceQrData);
 
 /** Any event in the catalog, discriminated on `event`. */
-export const WebhookEvent = z.discriminatedUnion('event', [
+export const WebhookEvent = /* @__PURE__ */ z.discriminatedUnion('event', [
   MessageReceivedEvent,
   MessageAckEvent,
   MessageSentEvent,

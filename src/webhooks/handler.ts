@@ -2,7 +2,13 @@ import { type Clock, systemClock } from '../core/clock.js';
 import { EVENT_NAMES, type EventMap, type EventName } from '../schemas/events.js';
 import { DEFAULT_DEDUPE_CLAIM_TTL_MS, DeliveryClaims } from './delivery-claims.js';
 import type { UnknownWebhookEvent } from './parse.js';
-import { compile, Verifier, type WebhookVerifierOptions } from './verify.js';
+import {
+  type CompiledVerifier,
+  compile,
+  type UnrecordedDelivery,
+  verifyRequestUnrecorded,
+  type WebhookVerifierOptions,
+} from './verify.js';
 import { WebhookVerificationError } from './webhook-errors.js';
 
 /** What a handler gets besides the event. */
@@ -102,7 +108,7 @@ const ACK_BODY = '{"status":"success"}';
  * });
  */
 export function createWebhookHandler(options: WebhookHandlerOptions): WebhookRequestHandler {
-  const verifier = new Verifier(compile(options));
+  const checked = compile(options);
   const on = options.on ?? {};
   checkHandlers(on, options);
   const ackTimeoutMs = options.ackTimeoutMs ?? 7000;
@@ -112,7 +118,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookReq
     );
   }
   const clock = options.clock ?? systemClock;
-  const claims = deliveryClaims(verifier, options.dedupeClaimTtlMs, ackTimeoutMs);
+  const claims = deliveryClaims(checked, options.dedupeClaimTtlMs, ackTimeoutMs);
   const onError = options.onError ?? defaultOnError;
   const report = (error: unknown, context: HandlerFailureContext) => {
     try {
@@ -137,9 +143,9 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookReq
         message: `The gateway delivers webhooks with POST; this request used ${request.method}.`,
       });
     }
-    let delivery: Awaited<ReturnType<Verifier['verifyUnrecorded']>>;
+    let delivery: UnrecordedDelivery;
     try {
-      delivery = await verifier.verifyUnrecorded(request);
+      delivery = await verifyRequestUnrecorded(checked, request);
     } catch (error) {
       if (error instanceof WebhookVerificationError) {
         try {
@@ -207,7 +213,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookReq
     }
     return acknowledged();
   };
-  return Object.assign(handle, { maxBodyBytes: verifier.maxBodyBytes, bodyTimeoutMs: verifier.bodyTimeoutMs });
+  return Object.assign(handle, { maxBodyBytes: checked.maxBodyBytes, bodyTimeoutMs: checked.body.timeoutMs });
 }
 
 const IN_PROGRESS = new WebhookVerificationError(
@@ -230,7 +236,7 @@ function internalError(): Response {
 
 /** The handler's dedupe steps, or undefined without `dedupe`; checks `dedupeClaimTtlMs` against the ack timeout. */
 function deliveryClaims(
-  verifier: Verifier,
+  checked: CompiledVerifier,
   claimTtlMs: number | undefined,
   ackTimeoutMs: number | false,
 ): DeliveryClaims | undefined {
@@ -240,8 +246,7 @@ function deliveryClaims(
       `options.dedupeClaimTtlMs must be a number of ms above ackTimeoutMs (a claim expiring mid-handler lets a copy run too); got ${String(claimTtlMs)}.`,
     );
   }
-  const dedupe = verifier.dedupe;
-  return dedupe ? new DeliveryClaims(dedupe.store, dedupe.ttlMs, ttl) : undefined;
+  return checked.dedupe ? new DeliveryClaims(checked.dedupe, checked.dedupeTtlMs, ttl) : undefined;
 }
 
 type Outcome = { status: 'done' } | { status: 'timed_out' } | { status: 'failed'; error: unknown };

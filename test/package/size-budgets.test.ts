@@ -20,6 +20,13 @@ describe('size budgets (npm run size)', () => {
     expect(judgeSize(30, { ...budget, targetKb: undefined }).line).not.toContain('target');
   });
 
+  it('prints the floor measured in the same run beside the figure, with the ratio to it', () => {
+    const withFloor = { ...budget, floor: { name: 'zod/mini and the schemas', source: '' } };
+    expect(judgeSize(15.1, withFloor, 8.5).line).toBe(
+      'app: 15.1 KB gzip; budget 24.5 KB kept; target 20 KB met; floor (zod/mini and the schemas) 8.5 KB, 1.78x',
+    );
+  });
+
   it.each(sizeBudgets.map((b, i) => [b.name, b, i] as const))(
     'bundles %s for the browser, with no Node built-ins',
     async (_name, entry, i) => {

@@ -7,8 +7,8 @@ import { describe, expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
-/** The source files and packages a bundle of `entry` is made of (repository-relative paths). */
-async function bundledFiles(entry: string, platform: 'browser' | 'node'): Promise<string[]> {
+/** A bundle of `entry`: its code, and the source files and packages it is made of (repository-relative paths). */
+async function bundle(entry: string, platform: 'browser' | 'node'): Promise<{ code: string; files: string[] }> {
   const result = await build({
     entryPoints: [`${root}${entry}`],
     bundle: true,
@@ -23,12 +23,15 @@ async function bundledFiles(entry: string, platform: 'browser' | 'node'): Promis
   // Files that left bytes in the output (esbuild lists the ones it shook out too); node_modules may be a link to a
   // shared install, so package files are named from node_modules/ on.
   const [output] = Object.values(result.metafile.outputs);
-  return Object.entries(output!.inputs)
+  const files = Object.entries(output!.inputs)
     .filter(([, input]) => input.bytesInOutput > 0)
     .map(([file]) => file.replace(/^.*?(node_modules\/)/, '$1'));
+  return { code: result.outputFiles[0]!.text, files };
 }
 
-const browserApp = await bundledFiles('bench/apps/webhook-receiver.ts', 'browser');
+const bundledFiles = async (entry: string, platform: 'browser' | 'node') => (await bundle(entry, platform)).files;
+
+const { code: browserCode, files: browserApp } = await bundle('bench/apps/webhook-receiver.ts', 'browser');
 
 describe('the receiver app bundled for a browser or an edge (bench/apps/webhook-receiver.ts)', () => {
   it('contains no management or messaging operation, no SDK client and no HTTP client', () => {
@@ -44,6 +47,12 @@ describe('the receiver app bundled for a browser or an edge (bench/apps/webhook-
     const zod = browserApp.filter((file) => file.startsWith('node_modules/zod/'));
     expect(zod.length).toBeGreaterThan(0);
     expect(zod.filter((file) => /\/v4\/classic\/|\/v4\/core\/compile\.js$/.test(file))).toEqual([]);
+  });
+
+  it('carries neither the union of all events (parsing looks the schema up by name) nor what only verifiers need', () => {
+    expect(browserCode).not.toContain('ZodDiscriminatedUnion');
+    // The handler reads a Request: the sync verifier's store check is createWebhookVerifier's and verifyWebhookSync's.
+    expect(browserCode).not.toContain('needs a synchronous dedupe store');
   });
 
   it('carries English issue messages and no other locale', () => {
