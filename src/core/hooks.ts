@@ -107,6 +107,34 @@ export class HookFailure {
   constructor(readonly thrown: unknown) {}
 }
 
+/** The names of the hook lists. */
+export type HookKind = keyof Hooks;
+
+/** A hook still running when its call's signal or timeout ended: the call fails as if the server were that slow. */
+export class HookOverrun {
+  constructor(readonly kind: HookKind) {}
+}
+
+/**
+ * What `work` (a hook's result) settles with, unless one of `signals` aborts first: then a {@link HookOverrun} of
+ * `kind`, so a hook that never settles cannot hold its call past the call's signal and timeout. Listened to one by
+ * one, not through AbortSignal.any: a combined signal only the stuck call refers to may be collected before it fires.
+ */
+export function settleWithin<T>(work: T, signals: (AbortSignal | undefined)[], kind: HookKind): Promise<Awaited<T>> {
+  return new Promise((resolve, reject) => {
+    const overrun = () => reject(new HookOverrun(kind));
+    for (const signal of signals) {
+      if (signal?.aborted) overrun();
+      signal?.addEventListener('abort', overrun, { once: true });
+    }
+    Promise.resolve(work)
+      .then(resolve, reject)
+      .finally(() => {
+        for (const signal of signals) signal?.removeEventListener('abort', overrun);
+      });
+  });
+}
+
 /**
  * The hooks that have functions, copied (adding to the caller's arrays later changes nothing), or undefined when none
  * do, so the request path checks one field. Throws a LinkgateError naming a list that is not an array of functions.
