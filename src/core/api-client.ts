@@ -468,28 +468,31 @@ export class APIClient {
     this.#log.info?.(`${call.name} ${response.status} in ${now - started} ms`);
     // The afterResponse hooks get copies of the answer (a Response is a ResponseInit too: its status, status text and
     // headers); a Response one returns becomes the answer.
-    // One that outlives its timeout fails the attempt as a slow server would, retried alike.
-    try {
-      await this.#runHooks(
-        'afterResponse',
-        call,
-        call.attempt,
-        () => ({ response: new Response(text === '' ? null : text, response) }),
-        async (value, signals) => {
-          if (value instanceof Response) {
-            response = value;
-            // Its body is the hook's too: one that never ends is cut short like the hook.
-            text = await settleWithin(
-              readBoundedText(value, this.maxResponseBytes, call.name),
-              signals,
-              'afterResponse',
-            );
-          }
-        },
-      );
-    } catch (error) {
-      if (error instanceof HookOverrun) return { failure: this.#overrun(call, error) };
-      throw error;
+    // One that outlives its timeout fails the attempt as a slow server would, retried alike. Without hooks, nothing
+    // is allocated or awaited here.
+    if (this.#hooks?.afterResponse) {
+      try {
+        await this.#runHooks(
+          'afterResponse',
+          call,
+          call.attempt,
+          () => ({ response: new Response(text === '' ? null : text, response) }),
+          async (value, signals) => {
+            if (value instanceof Response) {
+              response = value;
+              // Its body is the hook's too: one that never ends is cut short like the hook.
+              text = await settleWithin(
+                readBoundedText(value, this.maxResponseBytes, call.name),
+                signals,
+                'afterResponse',
+              );
+            }
+          },
+        );
+      } catch (error) {
+        if (error instanceof HookOverrun) return { failure: this.#overrun(call, error) };
+        throw error;
+      }
     }
     let body: unknown;
     let isJson = false;
