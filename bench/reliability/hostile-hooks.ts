@@ -157,6 +157,7 @@ export async function attackHooks(options: PartOptions = {}): Promise<PartReport
   const leaked = new Examples(9);
   let slowest = 0;
   let slowestName = '';
+  const waits: string[] = [];
   try {
     // Together: the never-settling ones wait out their bounds side by side.
     await Promise.all(
@@ -174,6 +175,7 @@ export async function attackHooks(options: PartOptions = {}): Promise<PartReport
           guard,
         ]);
         const ms = performance.now() - started;
+        if (c.name.includes('never settles')) waits.push(`${c.name}: ${Math.round(ms)} ms`);
         if (ms > slowest) [slowest, slowestName] = [ms, c.name];
         if (outcome === 'pending' || ms < c.within[0] || ms > c.within[1]) {
           late.add(
@@ -202,6 +204,7 @@ export async function attackHooks(options: PartOptions = {}): Promise<PartReport
       'hook timeout / signal': `${timeout} ms`,
       'odd values thrown, per kind of hook': ODD_VALUES.length,
       'slowest call': `${Math.round(slowest)} ms (${slowestName})`,
+      ...Object.fromEntries(waits.sort().map((w, i) => [`  ${i + 1}`, w])),
     },
     checks: [
       zeroCheck('calls without the expected error', broken),

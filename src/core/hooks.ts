@@ -32,7 +32,9 @@ export interface BeforeRequestState extends HookContext {
 /**
  * Runs before every request the call sends (each attempt, and each redirect followed within the base URL's origin).
  * Change `request.headers` in place, return a `Request` to send that instead (later hooks see it), or return a
- * `Response` to answer without sending (later hooks are skipped; the answer is judged like any other).
+ * `Response` to answer without sending (later hooks are skipped; the answer is judged like any other). A Request for
+ * another origin than the base URL's is refused with CrossOriginRedirectError (`status: 0`), nothing sent. Runs within
+ * the attempt's `timeout`.
  */
 // biome-ignore lint/suspicious/noConfusingVoidType: as ky's, so `({ request }) => request.headers.set(...)` fits.
 export type BeforeRequestHook = (state: BeforeRequestState) => MaybePromise<Request | Response | void>;
@@ -80,8 +82,11 @@ export type BeforeErrorHook = (state: BeforeErrorState) => MaybePromise<Error | 
 
 /**
  * Functions called along each call's way, in the order given, with ky's names and shapes plus linkgate's context.
- * A hook that throws fails the call with what it threw (the API key scrubbed from its message and stack); the call
- * is not retried then.
+ * A hook that throws fails the call with what it threw (the API key taken out of it, cause chain and properties
+ * included, or a LinkgateError in its place where that cannot be done); the call is not retried then. Hooks run
+ * within the call's `signal` and `timeout`: one still running when either ends fails the call with
+ * APIUserAbortError or an APIConnectionTimeoutError naming the hook. `beforeRequest` counts towards its attempt's
+ * timeout; the `afterResponse`, `beforeRetry` and `beforeError` hooks of one step get a timeout as long again.
  *
  * @example
  * const client = new Linkgate({
