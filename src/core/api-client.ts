@@ -257,8 +257,7 @@ export class APIClient {
 
   /**
    * Runs the `kind` hooks for `call`'s `attempt`, each told `extra()`, and hands each result to `use`: all within the
-   * call's signal (unless it already ended the call) and a timeout as long as an attempt's, so one that never settles
-   * ends as a HookOverrun.
+   * call's signal and a timeout as long as an attempt's, so one that never settles ends as a HookOverrun.
    */
   async #runHooks(
     kind: HookKind,
@@ -271,8 +270,7 @@ export class APIClient {
     if (!hooks) return;
     const timer = new AbortController();
     const handle = awaitedTimeout(this.#clock, () => timer.abort(), call.timeout);
-    const { signal } = call;
-    const bound = [signal?.aborted ? undefined : signal, timer.signal];
+    const bound = [call.signal, timer.signal];
     try {
       for (const hook of hooks) {
         const value = await this.#hook(kind, hook, call, attempt, extra(), bound);

@@ -127,16 +127,20 @@ export class HookOverrun {
  */
 export function settleWithin<T>(work: T, signals: (AbortSignal | undefined)[], kind: HookKind): Promise<Awaited<T>> {
   return new Promise((resolve, reject) => {
-    const overrun = () => reject(new HookOverrun(kind));
-    for (const signal of signals) {
-      if (signal?.aborted) overrun();
-      signal?.addEventListener('abort', overrun, { once: true });
-    }
-    Promise.resolve(work)
-      .then(resolve, reject)
-      .finally(() => {
-        for (const signal of signals) signal?.removeEventListener('abort', overrun);
-      });
+    // Whichever ends first stops listening: a long-lived signal of the user's keeps nothing of a stuck hook.
+    const done = () => {
+      for (const signal of signals) signal?.removeEventListener('abort', overrun);
+    };
+    const overrun = () => {
+      done();
+      reject(new HookOverrun(kind));
+    };
+    for (const signal of signals) signal?.addEventListener('abort', overrun);
+    // Always attached, so a hook that rejects after the overrun is still handled.
+    Promise.resolve(work).then(resolve, reject).finally(done);
+    // Ended already (a beforeError hook of an aborted call): queued after the line above, so what the hook did
+    // synchronously (a value it returned at once) still counts.
+    if (signals.some((signal) => signal?.aborted)) queueMicrotask(overrun);
   });
 }
 

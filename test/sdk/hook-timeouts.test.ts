@@ -84,11 +84,21 @@ describe('a hook that never settles', () => {
     expect((outcome as { error: Error }).error).toBeInstanceOf(APIConnectionTimeoutError);
   });
 
-  it('a beforeError hook still hears of a call its signal aborted, bounded by the timeout alone', async () => {
+  it('a beforeError hook still hears of a call its signal aborted, and may replace its error synchronously', async () => {
     const heard: string[] = [];
-    const client = ctx.client({ hooks: { beforeError: [({ error }) => void heard.push(error.name)] } });
+    const client = ctx.client({
+      hooks: {
+        beforeError: [({ error }) => void heard.push(error.name), ({ error }) => new Error(`stopped: ${error.name}`)],
+      },
+    });
+    const error = await rejectionOf(client.account.get({ signal: AbortSignal.abort() }));
+    expect(heard).toEqual(['APIUserAbortError']);
+    expect((error as Error).message).toBe('stopped: APIUserAbortError');
+  });
+
+  it('an aborted call does not wait for an async beforeError hook: it ends with APIUserAbortError now', async () => {
+    const client = ctx.client({ hooks: { beforeError: [never] } });
     const error = await rejectionOf(client.account.get({ signal: AbortSignal.abort() }));
     expect(error).toBeInstanceOf(APIUserAbortError);
-    expect(heard).toEqual(['APIUserAbortError']);
   });
 });
