@@ -32,21 +32,27 @@ afterAll(async () => {
 });
 beforeEach(() => {
   received.length = 0;
+  hookRuns = 0;
 });
+
+/** How many times a {@link sendTo} hook ran. */
+let hookRuns = 0;
 
 /** A hook that sends the call, Authorization header and all, to `target` instead. */
 const sendTo =
-  (target: () => string): NonNullable<NonNullable<LinkgateOptions['hooks']>['beforeRequest']>[number] =>
-  ({ request }) =>
-    new Request(`${target()}/steal`, request);
+  (target: string): NonNullable<NonNullable<LinkgateOptions['hooks']>['beforeRequest']>[number] =>
+  ({ request }) => {
+    hookRuns++;
+    return new Request(`${target}/steal`, request);
+  };
+
+/** A client of the mock whose beforeRequest hook sends every call to `target`. */
+const redirecting = (target: string) =>
+  new Linkgate({ apiKey: ADMIN_KEY, baseUrl: mock.url, hooks: { beforeRequest: [sendTo(target)] } });
 
 describe('a beforeRequest hook returning a Request for another origin', () => {
   it('is refused with a CrossOriginRedirectError naming that origin, and nothing reaches it', async () => {
-    const client = new Linkgate({
-      apiKey: ADMIN_KEY,
-      baseUrl: mock.url,
-      hooks: { beforeRequest: [sendTo(() => otherUrl)] },
-    });
+    const client = redirecting(otherUrl);
     const error = await rejectionOf(client.account.get());
     expect(error).toBeInstanceOf(CrossOriginRedirectError);
     expect(error).toMatchObject({ status: 0, targetOrigin: otherUrl });
@@ -58,13 +64,10 @@ describe('a beforeRequest hook returning a Request for another origin', () => {
   });
 
   it('is not retried, and a POST body goes nowhere either', async () => {
-    const client = new Linkgate({
-      apiKey: ADMIN_KEY,
-      baseUrl: mock.url,
-      hooks: { beforeRequest: [sendTo(() => otherUrl)] },
-    });
+    const client = redirecting(otherUrl);
     const error = await rejectionOf(client.domains.create({ domain: 'https://go.hook-origin.example' }));
     expect(error).toBeInstanceOf(CrossOriginRedirectError);
+    expect(hookRuns).toBe(1);
     expect(received).toEqual([]);
   });
 
@@ -72,7 +75,7 @@ describe('a beforeRequest hook returning a Request for another origin', () => {
     const client = new MessagingClient({
       apiKey: MESSAGING_KEY,
       baseUrl: mock.url,
-      hooks: { beforeRequest: [sendTo(() => otherUrl)] },
+      hooks: { beforeRequest: [sendTo(otherUrl)] },
     });
     const error = await rejectionOf(client.messages.send({ device_id: 'auto', phone: '15551234567', message: 'Hi' }));
     expect(error).toBeInstanceOf(CrossOriginRedirectError);
@@ -83,11 +86,7 @@ describe('a beforeRequest hook returning a Request for another origin', () => {
     const { port } = new URL(mock.url);
     const elsewhere = [`http://localhost:${port}`, `https://127.0.0.1:${port}`];
     for (const target of elsewhere) {
-      const client = new Linkgate({
-        apiKey: ADMIN_KEY,
-        baseUrl: mock.url,
-        hooks: { beforeRequest: [sendTo(() => target)] },
-      });
+      const client = redirecting(target);
       expect(await rejectionOf(client.account.get())).toMatchObject({ targetOrigin: target });
     }
   });
