@@ -238,7 +238,7 @@ export class APIClient {
       return withoutKey(value, this.#apiKey);
     } catch {
       return new LinkgateError(
-        `${call.name} failed with a value holding the API key where it cannot be removed (frozen, read-only or unreadable); this error replaces it.`,
+        `${call.name} failed with a value holding the API key where it cannot be removed (frozen, read-only, unreadable or nested too deep to check); this error replaces it.`,
       );
     }
   }
@@ -283,8 +283,8 @@ export class APIClient {
 
   /**
    * Runs one hook of `kind` with this client's context for `call`'s `attempt` and `extra`, until one of `signals`
-   * aborts at the latest (then a HookOverrun comes out); what it throws comes out as a HookFailure holding it without the key,
-   * which fails the call as it is.
+   * aborts at the latest (then a HookOverrun comes out); what it throws comes out as a HookFailure holding it without
+   * the key, which fails the call as it is.
    */
   async #hook<S, R>(
     kind: HookKind,

@@ -2,8 +2,8 @@
 // bodies, whatever a hook threw), so nothing `console.log(error)` or `util.inspect(error, { showHidden: true })`
 // reaches shows it. Bounded: cycles are seen once, and a value too deep or too wide to check is refused, not walked.
 
-/** The deepest and widest a value may be: far past any real error, short of what could stall a call. */
-const MAX_DEPTH = 64;
+/** The deepest and widest a value may be: far past any real error or answer, short of what could stall a call. */
+const MAX_DEPTH = 1000;
 const MAX_PROPERTIES = 1_000_000;
 
 /** Ends a walk that cannot take the key out. */

@@ -280,6 +280,23 @@ describe('the API key in an answer the server echoes it in', () => {
   });
 });
 
+describe('a failure answer nested deep', () => {
+  const ctx = useMockApi(() => ({ adminKey: KEY }));
+
+  it('stays the APIError it is, its key taken out 500 levels down', async () => {
+    const deep = `${'['.repeat(500)}"key ${KEY}"${']'.repeat(500)}`;
+    ctx.server.use(
+      http.get(`${BASE_URL}/api/account`, () => new HttpResponse(`{"error":1,"message":"No","detail":${deep}}`), {
+        once: true,
+      }),
+    );
+    const error = (await rejectionOf(ctx.client().account.get())) as APIError;
+    expect(error).toBeInstanceOf(APIError);
+    expect(JSON.stringify(error.body)).toContain('"key ***"');
+    expect(JSON.stringify(error.body)).not.toContain(KEY);
+  });
+});
+
 describe('the messaging key', () => {
   const server = setupServer();
   const clock = new ManualClock();
