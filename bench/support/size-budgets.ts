@@ -26,7 +26,7 @@ export const sizeBudgets: readonly SizeBudget[] = [
     // 26 -> 27.5 (2026-11-24, #15): hooks, the tracing channels, errors' rateLimit/attempts: 25.9 -> 26.9 KB.
     // 27.5 -> 26.8 (2026-11-24, #12): the request path, limiter, errors, schemas and pages trimmed: 26.9 -> 26.3 KB.
     // 26.8 -> 27.6 (2026-11-27, #21): hooks bounded by the call's timeout and signal, their origin checked, the key
-    // taken out of everything an error carries: 26,949 -> 27,804 bytes (+855).
+    // taken out of everything an error carries: 26,949 -> 27,841 bytes (+892).
     budgetKb: 27.6,
     targetKb: 20,
   },
@@ -35,7 +35,7 @@ export const sizeBudgets: readonly SizeBudget[] = [
   // primitives.ts, the document-only schemas were marked pure and paging left the client class.
   // 21.5 -> 22.7 (2026-11-24, #15): the same hooks and tracing, shared by both clients: 21.2 -> 22.2 KB.
   // 22.7 -> 22.3 (2026-11-24, #12): the same trim of the shared request path: 22.3 -> 21.8 KB.
-  // 22.3 -> 23.2 (2026-11-27, #21): the same hook bounds and key scrubbing: 22,373 -> 23,222 bytes (+849).
+  // 22.3 -> 23.2 (2026-11-27, #21): the same hook bounds and key scrubbing: 22,373 -> 23,264 bytes (+891).
   { name: 'linkgate: MessagingClient, messages.send', source: appEntry('messaging'), budgetKb: 23.2 },
   // 42 -> 43 (2026-11-24): dedupe in two steps (claim, done mark, in_progress), dedupeKey (#13): 41.9 -> 42.7 KB.
   { name: 'linkgate/webhooks: createWebhookHandler, every event', source: appEntry('webhook-receiver'), budgetKb: 43 },
