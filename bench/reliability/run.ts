@@ -10,6 +10,7 @@
 import { cpus, loadavg, totalmem } from 'node:os';
 import { attackGateway } from './faulty-receivers.js';
 import { attackReceivers } from './hostile-deliveries.js';
+import { attackHooks } from './hostile-hooks.js';
 import { attackSdk } from './hostile-servers.js';
 import { inspectorReaders } from './inspector-readers.js';
 import { loadRun } from './load-run.js';
@@ -21,6 +22,7 @@ export const PARTS: Record<string, (options: PartOptions) => Promise<PartReport>
   fuzz: fuzzMockApi,
   deliveries: attackReceivers,
   sdk: attackSdk,
+  hooks: attackHooks,
   gateway: attackGateway,
   inspector: inspectorReaders,
 };

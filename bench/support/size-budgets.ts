@@ -29,7 +29,9 @@ export const sizeBudgets: readonly SizeBudget[] = [
     // Kept at 26 (2026-11-24, #12): 25.9 KB after the re-cut, over the 25.4 KB before it (docs/benchmarks.md).
     // 26 -> 27.5 (2026-11-24, #15): hooks, the tracing channels, errors' rateLimit/attempts: 25.9 -> 26.9 KB.
     // 27.5 -> 26.8 (2026-11-24, #12): the request path, limiter, errors, schemas and pages trimmed: 26.9 -> 26.3 KB.
-    budgetKb: 26.8,
+    // 26.8 -> 27.6 (2026-11-27, #21): hooks bounded by the call's timeout and signal, their origin checked, the key
+    // taken out of everything an error carries: 26,949 -> 27,841 bytes (+892).
+    budgetKb: 27.6,
     targetKb: 20,
   },
   // 21.5 -> 22.6 (2026-11-24): the same request-path hardening, shared by both clients (+1.2 KB).
@@ -37,7 +39,8 @@ export const sizeBudgets: readonly SizeBudget[] = [
   // primitives.ts, the document-only schemas were marked pure and paging left the client class.
   // 21.5 -> 22.7 (2026-11-24, #15): the same hooks and tracing, shared by both clients: 21.2 -> 22.2 KB.
   // 22.7 -> 22.3 (2026-11-24, #12): the same trim of the shared request path: 22.3 -> 21.8 KB.
-  { name: 'linkgate: MessagingClient, messages.send', source: appEntry('messaging'), budgetKb: 22.3 },
+  // 22.3 -> 23.2 (2026-11-27, #21): the same hook bounds and key scrubbing: 22,373 -> 23,264 bytes (+891).
+  { name: 'linkgate: MessagingClient, messages.send', source: appEntry('messaging'), budgetKb: 23.2 },
   {
     name: 'linkgate/webhooks: createWebhookHandler, every event',
     source: appEntry('webhook-receiver'),
