@@ -134,9 +134,7 @@ export async function startMockServer<B extends MockRequestHandler = BackendCore
 function reportWhenAnswered(req: IncomingMessage, res: ServerResponse, onResponse: (entry: RequestLogEntry) => void) {
   const started = performance.now();
   res.once('finish', () => {
-    const url = req.url ?? '/';
-    const q = url.indexOf('?');
-    const path = q === -1 ? url : url.slice(0, q);
+    const path = loggedPath(req.url ?? '/');
     const authorization = req.headers.authorization;
     try {
       onResponse({
@@ -150,6 +148,20 @@ function reportWhenAnswered(req: IncomingMessage, res: ServerResponse, onRespons
       // A faulty log listener must not break the server.
     }
   });
+}
+
+/**
+ * The path of a request target as the log shows it: cut at the query and at a fragment. Browsers never send a
+ * fragment, but a hand-written request line can (`GET /#token=ctl_… HTTP/1.1`), and the inspector's link carries the
+ * control token there, which must never reach a log.
+ */
+function loggedPath(target: string): string {
+  let end = target.length;
+  for (let i = 0; i < end; i++) {
+    const c = target.charCodeAt(i);
+    if (c === 63 /* ? */ || c === 35 /* # */) end = i;
+  }
+  return target.slice(0, end);
 }
 
 /** A backend with a store and a gateway (not just a request handler), which the inspector can show. */
