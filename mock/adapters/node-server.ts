@@ -12,6 +12,13 @@ import type { MockRequestHandler } from './web.js';
 
 const NODE_HTTP = 'node:http';
 
+/**
+ * The accept queue asked of `listen`: Node's default (511) overflowed at 5,000 connections opened at once, and a
+ * dropped SYN is retried by the client only after 1, 3, 7, 15 s (requests timed out before they were accepted). The
+ * kernel caps it at `net.core.somaxconn` (4096 on Linux since 5.4).
+ */
+export const LISTEN_BACKLOG = 65_535;
+
 /** Options of {@link startMockServer}: where to listen, and either a backend or the options to create one. */
 export interface StartMockServerOptions<B extends MockRequestHandler = BackendCore> extends MockBackendOptions {
   /**
@@ -110,7 +117,7 @@ export async function startMockServer<B extends MockRequestHandler = BackendCore
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, host, () => {
+    server.listen({ port, host, backlog: LISTEN_BACKLOG }, () => {
       server.off('error', reject);
       resolve();
     });
