@@ -140,7 +140,8 @@ export async function startMockServer<B extends MockRequestHandler = BackendCore
 /** Calls `onResponse` when the answer's last byte is written (not for a client that went away before it). */
 function reportWhenAnswered(req: IncomingMessage, res: ServerResponse, onResponse: (entry: RequestLogEntry) => void) {
   const started = performance.now();
-  res.once('finish', () => {
+  // `on`, not `once`: the response finishes once, and `once` wraps the listener in another function per request.
+  res.on('finish', () => {
     const path = loggedPath(req.url ?? '/');
     const authorization = req.headers.authorization;
     try {

@@ -37,3 +37,28 @@ describe('linkgate mock request log', () => {
     await cli.stop();
   });
 });
+
+describe('linkgate mock request log at exit', () => {
+  it('prints the line of every request answered before SIGTERM, none lost to the batching of writes', async () => {
+    const cli = await startCli([]);
+    const total = 300;
+    let sent = 0;
+    // 30 clients, each sending its next request when its last one is answered.
+    await Promise.all(
+      Array.from({ length: 30 }, async () => {
+        while (sent < total) {
+          sent++;
+          const res = await fetch(`${cli.url}/openapi.json`);
+          await res.arrayBuffer();
+        }
+      }),
+    );
+    // Stopped right after the last answer: its line may still be waiting for the next write.
+    expect(await cli.stop()).toBe(0);
+    const lines = cli
+      .out()
+      .split('\n')
+      .filter((line) => / GET \/openapi\.json 200 /.test(line));
+    expect(lines).toHaveLength(total);
+  });
+});

@@ -1,0 +1,49 @@
+// The standalone server's log output: lines of one turn of the event loop leave in one write, in order, and none is
+// left behind (see also test/e2e/mock-request-log.test.ts, which stops the CLI right after a burst of requests).
+import { describe, expect, it } from 'vitest';
+import { BatchedLineWriter, clockTime } from '../../../mock/adapters/line-writer.js';
+
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+function recorder() {
+  const writes: string[] = [];
+  return { writes, writer: new BatchedLineWriter({ write: (text: string) => writes.push(text) }) };
+}
+
+describe('BatchedLineWriter', () => {
+  it('hands 500 lines written in one turn of the event loop to the sink in one write, in order', async () => {
+    const { writes, writer } = recorder();
+    const lines = Array.from({ length: 500 }, (_, i) => `GET /api/account 200 alice (user 2) ${i} ms\n`);
+    for (const line of lines) writer.write(line);
+    expect(writes).toEqual([]);
+    await nextTurn();
+    expect(writes).toEqual([lines.join('')]);
+  });
+
+  it('writes the lines of a later turn in a write of their own', async () => {
+    const { writes, writer } = recorder();
+    writer.write('a\n');
+    await nextTurn();
+    writer.write('b\n');
+    writer.write('c\n');
+    await nextTurn();
+    expect(writes).toEqual(['a\n', 'b\nc\n']);
+  });
+
+  it('writes what is pending at once on flush(), and nothing when nothing is', async () => {
+    const { writes, writer } = recorder();
+    writer.flush();
+    writer.write('last\n');
+    writer.flush();
+    await nextTurn();
+    expect(writes).toEqual(['last\n']);
+  });
+});
+
+describe('clockTime', () => {
+  it('reads as the ISO time of day in UTC, to the millisecond', () => {
+    for (const ms of [0, 7, 59_999, 86_399_999, Date.UTC(2026, 10, 27, 4, 5, 6, 78), Date.now()]) {
+      expect(clockTime(ms)).toBe(new Date(ms).toISOString().slice(11, 23));
+    }
+  });
+});
