@@ -84,6 +84,7 @@ async function orchestrate(): Promise<void> {
   const captured: Record<string, Captured> = {};
   for (const path of ENDPOINTS) captured[path] = await capture(`${mock.info.url}${path}`, headers);
   const bare = await child(['serve-bare', JSON.stringify(captured)]);
+  bare.info.key = mock.info.key;
 
   console.log(
     `Throughput: autocannon, ${CONNECTIONS} connections, ${ROUNDS} x ${DURATION_S} s per server after ${WARMUP_S} s warm-up;`,
@@ -99,7 +100,14 @@ async function orchestrate(): Promise<void> {
     for (const path of ENDPOINTS) {
       const run = async (server: Server, duration: number, side?: Side) => {
         const cpuBefore = cpuMs(server.process.pid);
-        const r = await autocannon({ url: `${server.info.url}${path}`, connections: CONNECTIONS, duration, headers });
+        // Each CLI generated its own keys: every server is asked with the key it printed.
+        const auth = { authorization: `Bearer ${server.info.key}` };
+        const r = await autocannon({
+          url: `${server.info.url}${path}`,
+          connections: CONNECTIONS,
+          duration,
+          headers: auth,
+        });
         const cpu = cpuMs(server.process.pid) - cpuBefore;
         if (r.non2xx > 0 || r.errors > 0)
           throw new Error(`${server.info.url}${path}: ${r.non2xx} non-2xx, ${r.errors} errors`);

@@ -22,7 +22,7 @@ export const LOAD_MEMORY_DRIFT_BOUND_MB = 64;
 
 interface AutocannonResult {
   requests: { average: number; total: number };
-  latency: { p99: number; average: number };
+  latency: { p99: number; average: number; max: number };
   non2xx: number;
   errors: number;
   timeouts: number;
@@ -74,7 +74,9 @@ export async function loadRun(
     const early = Math.max(...samples.slice(0, quarter));
     const late = Math.max(...samples.slice(-quarter));
     const errors = new Examples();
-    for (let i = 0; i < result.errors + result.timeouts; i++) errors.add('connection error or timeout');
+    // autocannon's `errors` counts its timeouts too.
+    for (let i = 0; i < result.timeouts; i++) errors.add('timeout (no answer within 10 s)');
+    for (let i = result.timeouts; i < result.errors; i++) errors.add('connection error');
     const fiveXx = new Examples();
     for (const [code, { count }] of Object.entries(result.statusCodeStats ?? {})) {
       if (Number(code) >= 500) for (let i = 0; i < count; i++) fiveXx.add(`HTTP ${code}`);
@@ -84,9 +86,9 @@ export async function loadRun(
       figures: {
         'requests sent': result.requests.total,
         'requests per second': Math.round(result.requests.average),
-        'latency average / p99': `${result.latency.average.toFixed(1)} / ${result.latency.p99} ms`,
+        'latency average / p99 / max': `${result.latency.average.toFixed(1)} / ${result.latency.p99} / ${result.latency.max} ms`,
         'non-2xx answers': result.non2xx,
-        'connection errors / timeouts': `${result.errors} / ${result.timeouts}`,
+        'errors (timeouts among them)': `${result.errors} (${result.timeouts})`,
         "kernel listen overflows during the run (the whole machine's counter)": Number.isNaN(overflows)
           ? 'unknown (no /proc/net/netstat)'
           : overflows,
