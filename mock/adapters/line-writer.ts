@@ -5,6 +5,19 @@
 /** Where {@link BatchedLineWriter} writes: `process.stdout`, or anything with a `write(text)`. */
 export interface LineSink {
   write(text: string): unknown;
+  /** Bytes written but not yet taken by the reader (a stream's own count); absent means always 0. */
+  readonly writableLength?: number;
+}
+
+/** Options of {@link BatchedLineWriter}. */
+export interface BatchedLineWriterOptions {
+  /**
+   * Bytes the sink may hold unread before lines are dropped (and counted, and the count written once it drains):
+   * stdout to a pipe is asynchronous, so a reader slower than the requests would otherwise grow the server's memory
+   * without bound.
+   * @default 4 MiB
+   */
+  maxUnreadBytes?: number;
 }
 
 /**
@@ -19,12 +32,15 @@ export interface LineSink {
  */
 export class BatchedLineWriter {
   readonly #sink: LineSink;
+  readonly #maxUnread: number;
   #pending: string[] = [];
+  #dropped = 0;
   #scheduled: NodeJS.Immediate | undefined;
   readonly #flush = () => this.flush();
 
-  constructor(sink: LineSink) {
+  constructor(sink: LineSink, options: BatchedLineWriterOptions = {}) {
     this.#sink = sink;
+    this.#maxUnread = options.maxUnreadBytes ?? 4 * 1024 * 1024;
   }
 
   /** Queues `text` (with its own line ending) for the next flush. */
@@ -39,9 +55,19 @@ export class BatchedLineWriter {
     if (this.#scheduled) clearImmediate(this.#scheduled);
     this.#scheduled = undefined;
     if (this.#pending.length === 0) return;
+    if ((this.#sink.writableLength ?? 0) > this.#maxUnread) {
+      this.#dropped += this.#pending.length;
+      this.#pending = [];
+      return;
+    }
+    const note =
+      this.#dropped === 0
+        ? ''
+        : `(${this.#dropped} log lines dropped: this output was not read as fast as they came)\n`;
+    this.#dropped = 0;
     const text = this.#pending.length === 1 ? this.#pending[0]! : this.#pending.join('');
     this.#pending = [];
-    this.#sink.write(text);
+    this.#sink.write(note + text);
   }
 
   /** Flushes in the process's `exit` event too (stdout to a pipe or file is written synchronously there). */

@@ -40,6 +40,28 @@ describe('BatchedLineWriter', () => {
   });
 });
 
+describe('BatchedLineWriter with a reader that falls behind', () => {
+  it('drops lines while the sink holds more unread bytes than allowed, then says how many', async () => {
+    const writes: string[] = [];
+    let unread = 0;
+    const sink = { write: (text: string) => writes.push(text), writableLength: 0 };
+    Object.defineProperty(sink, 'writableLength', { get: () => unread });
+    const writer = new BatchedLineWriter(sink, { maxUnreadBytes: 100 });
+    writer.write('kept\n');
+    await nextTurn();
+    unread = 1_000;
+    writer.write('dropped 1\n');
+    writer.write('dropped 2\n');
+    await nextTurn();
+    writer.write('dropped 3\n');
+    await nextTurn();
+    unread = 0;
+    writer.write('after\n');
+    await nextTurn();
+    expect(writes).toEqual(['kept\n', '(3 log lines dropped: this output was not read as fast as they came)\nafter\n']);
+  });
+});
+
 describe('clockTime', () => {
   it('reads as the ISO time of day in UTC, to the millisecond', () => {
     for (const ms of [0, 7, 59_999, 86_399_999, Date.UTC(2026, 10, 27, 4, 5, 6, 78), Date.now()]) {
