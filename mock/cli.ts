@@ -307,7 +307,7 @@ function printBanner(server: MockServer, options: CliOptions): void {
 /** Prints a line per answered request and per delivery attempt, circuit change and dead letter; returns the request logger. */
 function logActivity(server: MockServer): (entry: RequestLogEntry) => void {
   const { gateway } = server.backend;
-  // One write per turn of the event loop, not per line (a write each cost a third of the throughput); flushed at exit.
+  // One write every 10 ms, not one per line (a write each cost a third of the throughput); flushed at exit.
   const out = new BatchedLineWriter(process.stdout).flushOnExit();
   const print = (line: string) => out.write(`${clockTime()} ${line}\n`);
   const at = (ms: number | null) => (ms === null ? '' : new Date(ms).toISOString());
