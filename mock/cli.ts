@@ -3,6 +3,7 @@
 import { parseArgs } from 'node:util';
 import { systemClock } from '../src/core/clock.js';
 import { MESSAGING_KEY_PATTERN } from '../src/schemas/messaging.js';
+import { BatchedLineWriter, clockTime } from './adapters/line-writer.js';
 import { type MockServer, startMockServer } from './adapters/node-server.js';
 import { describeCaller, formatRequestLine, type RequestLogEntry } from './adapters/request-log.js';
 import type { MockBackendOptions } from './backend.js';
@@ -306,7 +307,9 @@ function printBanner(server: MockServer, options: CliOptions): void {
 /** Prints a line per answered request and per delivery attempt, circuit change and dead letter; returns the request logger. */
 function logActivity(server: MockServer): (entry: RequestLogEntry) => void {
   const { gateway } = server.backend;
-  const print = (line: string) => process.stdout.write(`${new Date().toISOString().slice(11, 23)} ${line}\n`);
+  // One write every 10 ms, not one per line (a write each cost a third of the throughput); flushed at exit.
+  const out = new BatchedLineWriter(process.stdout).flushOnExit();
+  const print = (line: string) => out.write(`${clockTime()} ${line}\n`);
   const at = (ms: number | null) => (ms === null ? '' : new Date(ms).toISOString());
   gateway.on('attempt', (a) => {
     const answer = a.response ? `${a.response.status}` : (a.error ?? 'no answer');

@@ -9,11 +9,12 @@
 //   npm run reliability -- fuzz sdk      only the parts whose names contain these words
 import { cpus, loadavg, totalmem } from 'node:os';
 import { attackGateway } from './faulty-receivers.js';
+import { fixtureLoad } from './fixture-load.js';
 import { attackReceivers } from './hostile-deliveries.js';
 import { attackHooks } from './hostile-hooks.js';
 import { attackSdk } from './hostile-servers.js';
 import { inspectorReaders } from './inspector-readers.js';
-import { loadRun } from './load-run.js';
+import { LOAD_SIZES, loadRun } from './load-run.js';
 import { fuzzMockApi } from './mock-api-fuzz.js';
 import { DEFAULT_SEED, holds, type PartOptions, type PartReport, printReport } from './report.js';
 
@@ -25,6 +26,7 @@ export const PARTS: Record<string, (options: PartOptions) => Promise<PartReport>
   hooks: attackHooks,
   gateway: attackGateway,
   inspector: inspectorReaders,
+  fixture: fixtureLoad,
 };
 
 const args = process.argv.slice(2);
@@ -63,8 +65,8 @@ for (const [word, part] of selected) {
     printReport(report);
   }
 }
-if (flag('--load')) {
-  const report = await loadRun(options);
+for (const size of flag('--load') ? LOAD_SIZES : []) {
+  const report = await loadRun({ ...options, ...size });
   reports.push(report);
   printReport(report);
 }
