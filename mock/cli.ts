@@ -33,7 +33,7 @@ async function main(argv: string[]): Promise<void> {
   }
   process.stdout.write(formatBanner(server, options));
   if (!options.quiet) log = logActivity(server);
-  stopOnSignals(server);
+  stopOnSignalsAndOrphaning(server);
 }
 
 function listenError(error: unknown, host: string, port: number): Error {
@@ -73,9 +73,13 @@ function logActivity(server: MockServer): (entry: RequestLogEntry) => void {
   return (entry) => print(formatRequestLine(entry, describeCaller(server.backend, entry.path, entry.authorization)));
 }
 
-function stopOnSignals(server: MockServer): void {
+/**
+ * Stops the server on Ctrl+C, SIGTERM or SIGHUP, and when the process that started it is gone: `npx`, a shell or a
+ * test runner can die without passing a signal on, and a server left running under PID 1 would hold the port.
+ */
+function stopOnSignalsAndOrphaning(server: MockServer): void {
   let stoppingSince: number | undefined;
-  const stop = (signal: NodeJS.Signals) => {
+  const stop = (reason: string) => {
     if (stoppingSince !== undefined) {
       // A second Ctrl+C while connections drain exits at once; copies of the first one (the terminal, npm and the
       // launcher each pass it on) arrive within milliseconds and are not a second press.
@@ -83,7 +87,7 @@ function stopOnSignals(server: MockServer): void {
       return;
     }
     stoppingSince = performance.now();
-    process.stdout.write(`\n${signal} received, stopping.\n`);
+    process.stdout.write(`\n${reason}, stopping.\n`);
     // Keep-alive connections of busy clients would otherwise hold the close open.
     setTimeout(() => process.exit(0), 2_000).unref();
     server.close().then(
@@ -91,9 +95,16 @@ function stopOnSignals(server: MockServer): void {
       () => process.exit(0),
     );
   };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
-  process.on('SIGHUP', stop);
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => stop(`${signal} received`));
+  // An orphan is re-parented (to PID 1 or a subreaper), so a changed ppid means the parent is gone. A server started
+  // already orphaned (ppid 1, e.g. by a daemonizing script) keeps running: its ppid never changes.
+  const parent = process.ppid;
+  const watch = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(watch);
+    stop('The process that started linkgate mock is gone');
+  }, 250);
+  watch.unref();
 }
 
 // A closed stdout (e.g. piped into `head`) must not crash the server or its shutdown.

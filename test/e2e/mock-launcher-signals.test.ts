@@ -16,11 +16,11 @@ afterEach(() => {
   }
 });
 
-/** Whether a process with this id still exists. */
+/** Whether a process with this id still runs; a zombie (exited, not yet reaped by the PID 1 it was orphaned to) does not. */
 function alive(pid: number): boolean {
   try {
-    process.kill(pid, 0);
-    return true;
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat[stat.lastIndexOf(')') + 2] !== 'Z';
   } catch {
     return false;
   }
@@ -138,5 +138,49 @@ describe('scripts/with-node.mjs (npm start)', () => {
       expect(launched.filter(alive)).toEqual([]);
       expect(await listening(run.url)).toBe(false);
     }, 30_000);
+  }
+});
+
+// `npx linkgate mock` is the CLI under a parent that may die without passing a signal on (SIGTERM to npx, a closed
+// terminal's shell, a killed test runner): the CLI then finds itself reparented and stops, so the port is free again.
+describe('linkgate mock under a parent that goes away (npx, a shell)', () => {
+  // The parent, like npx: starts the CLI with the same stdout and stderr, and dies of a signal without passing it on.
+  const PARENT = `require('node:child_process').spawn(process.execPath, ['--import', 'tsx', 'mock/cli.ts', 'mock', '--port', '0'], { stdio: 'inherit' });`;
+  for (const signal of ['SIGTERM', 'SIGKILL'] as const) {
+    it(`${signal} to the parent: the CLI stops within seconds and its port is free`, async () => {
+      const parent = spawn(process.execPath, ['-e', PARENT], {
+        cwd: root,
+        env: { ...process.env, NODE_OPTIONS: '' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      started.push(parent.pid!);
+      let out = '';
+      parent.stdout.on('data', (d) => {
+        out += d;
+      });
+      // The CLI writes into the same pipe: it closes only when the CLI has exited too.
+      const closed = new Promise<number>((resolve) => parent.stdout.on('close', () => resolve(performance.now())));
+      const url = await new Promise<string>((resolve, reject) => {
+        parent.stdout.on('data', () => {
+          const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+          if (match) resolve(match[1]!);
+        });
+        parent.on('exit', () => reject(new Error(`the parent exited before the CLI listened: ${out}`)));
+      });
+      const [cli] = descendants(parent.pid!);
+      expect(cli).toBeDefined();
+      started.push(cli!);
+      expect(await listening(url)).toBe(true);
+
+      const killedAt = performance.now();
+      parent.kill(signal);
+      // Generous bound: the CLI checks its parent four times a second, then drains connections for at most 2 s.
+      const closedAt = await Promise.race([closed, new Promise<number>((r) => setTimeout(() => r(-1), 15_000))]);
+      expect(closedAt, `the CLI still runs 15 s after its parent died; output:\n${out}`).not.toBe(-1);
+      expect(out).toContain('The process that started linkgate mock is gone, stopping.');
+      expect(alive(cli!)).toBe(false);
+      expect(await listening(url)).toBe(false);
+      expect(closedAt - killedAt).toBeLessThan(10_000);
+    }, 60_000);
   }
 });
