@@ -65,8 +65,8 @@ export default defineConfig({
         },
       },
       { extends: true, test: { name: 'docs', include: [...PROJECTS.docs], testTimeout: 30_000 } },
-      { extends: true, test: { name: 'e2e', include: [...PROJECTS.e2e], testTimeout: 60_000 } },
-      { extends: true, test: { name: 'environments', include: [...PROJECTS.environments], testTimeout: 60_000 } },
+      { extends: true, test: { name: 'e2e', include: [...PROJECTS.e2e], testTimeout: 120_000 } },
+      { extends: true, test: { name: 'environments', include: [...PROJECTS.environments], testTimeout: 120_000 } },
     ],
   },
 });

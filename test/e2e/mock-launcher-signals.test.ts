@@ -132,12 +132,12 @@ describe('scripts/with-node.mjs (npm start)', () => {
       // npm reports a script stopped by a signal as a failure; the launcher itself passes on the server's code.
       if (how === 'scripts/with-node.mjs') expect(code).toBe(0);
       expect(run.output()).toContain(`${signal} received, stopping.`);
-      expect(ms).toBeLessThan(5_000);
-      // Bounded wait for an orphaned launcher to notice (it checks four times a second).
-      for (let i = 0; i < 20 && launched.some(alive); i++) await new Promise((r) => setTimeout(r, 100));
+      expect(ms).toBeLessThan(15_000); // it drains for at most 2 s; the rest is slack for a loaded machine
+      // Bounded wait for an orphaned launcher to notice (it checks four times a second); 10 s for a loaded machine.
+      for (let i = 0; i < 100 && launched.some(alive); i++) await new Promise((r) => setTimeout(r, 100));
       expect(launched.filter(alive)).toEqual([]);
       expect(await listening(run.url)).toBe(false);
-    }, 30_000);
+    });
   }
 });
 
@@ -181,6 +181,6 @@ describe('linkgate mock under a parent that goes away (npx, a shell)', () => {
       expect(alive(cli!)).toBe(false);
       expect(await listening(url)).toBe(false);
       expect(closedAt - killedAt).toBeLessThan(10_000);
-    }, 60_000);
+    });
   }
 });
