@@ -73,30 +73,37 @@ const LAUNCHERS = {
   'npm start': ['npm', ['start', '--', '--port', '0']],
 } as const;
 
-/** Starts the server through a launcher, and resolves with the server's pid and URL once it listens. */
-async function launch(how: keyof typeof LAUNCHERS) {
-  const [command, args] = LAUNCHERS[how];
-  const launcher = spawn(command, args, {
+/** Spawns `command` from the root and collects its stdout; `url` resolves once the server under it says where it listens. */
+function spawnServerVia(command: string, args: readonly string[]) {
+  const child = spawn(command, args, {
     cwd: root,
     env: { ...process.env, NODE_OPTIONS: '' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  started.push(launcher.pid!);
+  started.push(child.pid!);
   let out = '';
-  launcher.stdout.on('data', (d) => {
+  child.stdout.on('data', (d) => {
     out += d;
   });
+  const url = new Promise<string>((resolve, reject) => {
+    child.stdout.on('data', () => {
+      const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+      if (match) resolve(match[1]!);
+    });
+    child.on('exit', () => reject(new Error(`${command} exited before the server listened: ${out}`)));
+  });
+  return { child, url, out: () => out };
+}
+
+/** Starts the server through a launcher, and resolves with the server's pid and URL once it listens. */
+async function launch(how: keyof typeof LAUNCHERS) {
+  const [command, args] = LAUNCHERS[how];
+  const { child: launcher, url: listens, out } = spawnServerVia(command, args);
   const exited = new Promise<{ code: number | null; ms: number }>((resolve) => {
     launcher.on('close', (code) => resolve({ code, ms: performance.now() - stoppedAt }));
   });
   let stoppedAt = 0;
-  const url = await new Promise<string>((resolve, reject) => {
-    launcher.stdout.on('data', () => {
-      const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-      if (match) resolve(match[1]!);
-    });
-    launcher.on('close', () => reject(new Error(`launcher exited before listening: ${out}`)));
-  });
+  const url = await listens;
   const launched = descendants(launcher.pid!);
   started.push(...launched);
   const server = serverPid(launcher.pid!);
@@ -104,7 +111,7 @@ async function launch(how: keyof typeof LAUNCHERS) {
     url,
     server,
     launcher: launcher.pid!,
-    output: () => out,
+    output: out,
     stop(signal: NodeJS.Signals) {
       stoppedAt = performance.now();
       launcher.kill(signal);
@@ -148,25 +155,10 @@ describe('linkgate mock under a parent that goes away (npx, a shell)', () => {
   const PARENT = `require('node:child_process').spawn(process.execPath, ['--import', 'tsx', 'mock/cli.ts', 'mock', '--port', '0'], { stdio: 'inherit' });`;
   for (const signal of ['SIGTERM', 'SIGKILL'] as const) {
     it(`${signal} to the parent: the CLI stops within seconds and its port is free`, async () => {
-      const parent = spawn(process.execPath, ['-e', PARENT], {
-        cwd: root,
-        env: { ...process.env, NODE_OPTIONS: '' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      started.push(parent.pid!);
-      let out = '';
-      parent.stdout.on('data', (d) => {
-        out += d;
-      });
+      const { child: parent, url: listens, out } = spawnServerVia(process.execPath, ['-e', PARENT]);
       // The CLI writes into the same pipe: it closes only when the CLI has exited too.
       const closed = new Promise<number>((resolve) => parent.stdout.on('close', () => resolve(performance.now())));
-      const url = await new Promise<string>((resolve, reject) => {
-        parent.stdout.on('data', () => {
-          const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-          if (match) resolve(match[1]!);
-        });
-        parent.on('exit', () => reject(new Error(`the parent exited before the CLI listened: ${out}`)));
-      });
+      const url = await listens;
       const [cli] = descendants(parent.pid!);
       expect(cli).toBeDefined();
       started.push(cli!);
@@ -176,8 +168,8 @@ describe('linkgate mock under a parent that goes away (npx, a shell)', () => {
       parent.kill(signal);
       // Generous bound: the CLI checks its parent four times a second, then drains connections for at most 2 s.
       const closedAt = await Promise.race([closed, new Promise<number>((r) => setTimeout(() => r(-1), 15_000))]);
-      expect(closedAt, `the CLI still runs 15 s after its parent died; output:\n${out}`).not.toBe(-1);
-      expect(out).toContain('The process that started linkgate mock is gone, stopping.');
+      expect(closedAt, `the CLI still runs 15 s after its parent died; output:\n${out()}`).not.toBe(-1);
+      expect(out()).toContain('The process that started linkgate mock is gone, stopping.');
       expect(alive(cli!)).toBe(false);
       expect(await listening(url)).toBe(false);
       expect(closedAt - killedAt).toBeLessThan(10_000);
