@@ -49,7 +49,9 @@ export default defineConfig({
           include: [...PROJECTS.unit],
           testTimeout: 30_000,
           // These files share one module graph per worker instead of loading it again for each file; they stub
-          // globals only through vi.stubGlobal and undo it.
+          // globals only through vi.stubGlobal and undo it. So a support module's top-level hooks would register in
+          // the first file of a worker only: support code registers hooks inside the functions tests call
+          // (useMockApi()), or the test cleans up itself.
           isolate: false,
           // Type-level tests (*.test-d.ts) run through tsc inside `npm test` and `npm run test:unit`, so a broken
           // type assertion fails the run.
