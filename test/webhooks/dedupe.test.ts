@@ -231,7 +231,7 @@ describe('a claim while the handler runs, a done mark once it answered', () => {
     const held = heldHandler();
     const handler = dedupingHandler(new MemoryDedupeStore(), held.fn);
     const first = handler(send().request);
-    await vi.waitFor(() => expect(held.fn).toHaveBeenCalledTimes(1));
+    await vi.waitFor(() => expect(held.fn).toHaveBeenCalledTimes(1), { timeout: 10_000 });
     const copy = await handler(send().request);
     expect(copy.status).toBe(503);
     expect(await copy.json()).toEqual({

@@ -105,7 +105,7 @@ async function launch(port: number): Promise<ChildProcess> {
   child.stderr?.on('data', (d) => {
     stderr += d;
   });
-  const deadline = Date.now() + 10_000;
+  const deadline = Date.now() + 30_000; // well under a second on a quiet machine; a loaded one is slower
   while (!(await answersPing(port))) {
     if (child.exitCode !== null || child.signalCode !== null || Date.now() > deadline) {
       await kill(child, 'SIGKILL');
