@@ -31,8 +31,10 @@ const LIMITER_PREFIX = 'linkgate:';
  * When Redis fails or does not answer within `timeoutMs`, the store uses a budget of this process's own, its equal
  * share among the stores Redis saw take lately (kept in step with every answer meanwhile), says so once through
  * `logger`, tries Redis again a second later and goes back to it as soon as it answers. No call fails because a Redis
- * command did; a process that started during the outage is not counted, so the processes may then exceed the limit
- * together, and the API's rate-limit answers are waited out.
+ * command did. A store that had not heard that count for over a window (it idled, or started during the outage) does
+ * not trust it: it waits for the current window to end and then sends one request per window. The shares then add up
+ * to the limit, plus one request per window for each store Redis had not counted (idle for two assumed windows, or
+ * started during the outage).
  *
  * @example
  * import { createClient } from 'redis';
@@ -47,7 +49,7 @@ export class RedisRateLimitStore implements RateLimitStore {
   readonly #prefix: string;
   readonly #logger: Pick<NonNullable<RedisStoreOptions['logger']>, 'warn' | 'info'>;
   /** This process's budget while Redis is away; every answer is merged into it, so it is current when needed. */
-  readonly #fallback = new MemoryRateLimitStore();
+  #fallback = new MemoryRateLimitStore();
   /** The latest `now` the limiter passed, for `block`, which gets none, to set its key's expiry. */
   #lastNow = 0;
   /** Null while Redis answers; otherwise when (real time) it may be tried again. */
@@ -58,6 +60,14 @@ export class RedisRateLimitStore implements RateLimitStore {
   readonly #id = crypto.randomUUID();
   /** How many stores took from the budget lately (Redis counts them): while Redis is away, this one takes its share. */
   #sharing = 1;
+  /** When (limiter time) Redis last told {@link #sharing}; a count older than a window may miss stores that joined. */
+  #sharingHeardAt = Number.NEGATIVE_INFINITY;
+  /** The longest window an answer stated (its reset minus now), ms: how long a count of sharers stays current. */
+  #windowMs = 0;
+  /** True once this outage's first fallback take has judged whether the count of sharers could be trusted. */
+  #judged = false;
+  /** The keys whose current window this store, not trusting its count, has waited out in this outage. */
+  readonly #waitedOut = new Set<string>();
 
   /** Takes your connected client; throws a TypeError naming what to pass when `client` is neither library's. */
   constructor(options: RedisStoreOptions) {
@@ -73,10 +83,19 @@ export class RedisRateLimitStore implements RateLimitStore {
     const args = [now, inFlight, assumed.limit, assumed.windowMs, KEY_MARGIN_MS, this.#id];
     const reply = await this.#run(TAKE, key, args, 'sharing');
     if (reply === undefined) {
+      if (!this.#judged) this.#judgeSharing(now, assumed.windowMs);
+      if (this.#sharing === Number.POSITIVE_INFINITY && !this.#waitedOut.has(key)) {
+        // It knows nothing of the window the others are spending now: its one request waits until that one has ended.
+        this.#waitedOut.add(key);
+        const resetAt = now + (this.#windowMs || assumed.windowMs);
+        this.#fallback.observe(key, { limit: 1, remaining: 0, resetAt }, 0, now);
+      }
       return this.#fallback.take(key, now, inFlight, { limit: this.#share(assumed.limit), windowMs: assumed.windowMs });
     }
     const [granted, limit, remaining, resetAt, provisional, sharing] = (reply as unknown[]).map(Number) as number[];
     this.#sharing = Math.max(1, sharing || 1);
+    this.#sharingHeardAt = now;
+    this.#judged = false;
     return {
       granted: granted === 1,
       state: { limit: limit ?? 0, remaining: remaining ?? 0, resetAt: resetAt ?? now, provisional: provisional === 1 },
@@ -90,6 +109,7 @@ export class RedisRateLimitStore implements RateLimitStore {
    */
   observe(key: string, seen: RateLimitObservation, inFlight: number, now: number): void {
     this.#lastNow = Math.max(this.#lastNow, now);
+    this.#windowMs = Math.max(this.#windowMs, seen.resetAt - now);
     // Kept as this process's share of what the server said, ready for when Redis goes away.
     const share = { limit: this.#share(seen.limit), remaining: Math.floor(seen.remaining / this.#sharing) };
     this.#fallback.observe(key, { ...share, resetAt: seen.resetAt }, inFlight, now);
@@ -102,6 +122,19 @@ export class RedisRateLimitStore implements RateLimitStore {
     this.#fallback.block(key, resetAt);
     const now = this.#lastNow || Date.now();
     await this.#run(BLOCK, key, [resetAt, DEFAULT_ASSUMED_WINDOW.limit, now, KEY_MARGIN_MS]);
+  }
+
+  /**
+   * At the first take of an outage: a count of sharers Redis told more than a window (and the second a whole-second
+   * reset adds) ago may miss stores that joined since, so this store takes the smallest share, one request per window
+   * after the current one, and forgets the budget it kept with the old count, until Redis answers again.
+   */
+  #judgeSharing(now: number, assumedWindowMs: number): void {
+    this.#judged = true;
+    if (now - this.#sharingHeardAt <= (this.#windowMs || assumedWindowMs) + RETRY_REDIS_MS) return;
+    this.#sharing = Number.POSITIVE_INFINITY;
+    this.#fallback = new MemoryRateLimitStore();
+    this.#waitedOut.clear();
   }
 
   /** This store's share of `n` requests while Redis is away: an equal part among the stores sharing the budget. */

@@ -189,11 +189,53 @@ describeWithRedis('RedisRateLimitStore', () => {
       }
     }, 20_000);
 
+    it('takes one request per window while Redis is down when it had not heard the count of sharers for over a window', async () => {
+      const others = await Promise.all([connectClient(library, redis.url), connectClient(library, redis.url)]);
+      try {
+        const key = `linkgate:${library === 'ioredis' ? 'stale001' : 'stale002'}`;
+        const logger = recordingLogger();
+        const [idle, busy, third] = [connected, ...others].map(
+          (c) => new RedisRateLimitStore({ client: c.client, logger }),
+        ) as [RedisRateLimitStore, RedisRateLimitStore, RedisRateLimitStore];
+        const t0 = Date.now();
+        // The idle store takes first, so Redis tells it it is alone; its answer says 3 s windows.
+        await idle.take(key, t0, 0, ASSUMED);
+        idle.observe(key, { limit: 30, remaining: 29, resetAt: t0 + 3_000 }, 0, t0 + 50);
+        await busy.take(key, t0 + 100, 0, ASSUMED);
+        await third.take(key, t0 + 100, 0, ASSUMED);
+        // Two windows later the busy store still takes (and learns that three share), then Redis dies.
+        await busy.take(key, t0 + 7_000, 0, ASSUMED);
+        busy.observe(key, { limit: 30, remaining: 29, resetAt: t0 + 10_000 }, 0, t0 + 7_050);
+        await connected.command(['PING']);
+        await redis.stop('SIGKILL');
+        const take = async (store: RedisRateLimitStore, at: number, n: number) => {
+          const granted = [];
+          for (let i = 0; i < n; i++) granted.push((await store.take(key, at, i, ASSUMED)).granted);
+          return granted.filter(Boolean).length;
+        };
+        // The busy store's count is current: a third of the 29 left. The idle one's count is two windows old, so
+        // stores may have joined since (two did): it waits out the window the others may have spent (2.95 s, the longest
+        // an answer stated), then takes one request a window, not the whole budget it thinks it has alone.
+        expect(await take(busy, t0 + 7_100, 12)).toBe(9);
+        expect(await take(idle, t0 + 7_100, 12)).toBe(0);
+        expect(await take(idle, t0 + 10_049, 12)).toBe(0);
+        expect(await take(idle, t0 + 10_050, 12)).toBe(1);
+        idle.observe(key, { limit: 30, remaining: 20, resetAt: t0 + 13_000 }, 1, t0 + 10_150);
+        expect(await take(idle, t0 + 12_000, 12)).toBe(0);
+        expect(await take(idle, t0 + 13_000, 12)).toBe(1);
+      } finally {
+        await redis.restart();
+        for (const other of others) await other.close();
+      }
+    }, 20_000);
+
     it('does not hold a request longer than timeoutMs when Redis is slow', async () => {
       const logger = recordingLogger();
       const store = new RedisRateLimitStore({ client: connected.client, logger, timeoutMs: 150 });
       const other = await connectClient(library, redis.url);
       try {
+        // It took a moment ago, so it trusts the count of sharers and keeps taking from its share.
+        await store.take('linkgate:slow0001', Date.now(), 0, ASSUMED);
         await other.command(['CLIENT', 'PAUSE', '2000', 'ALL']);
         const started = performance.now();
         const result = await store.take('linkgate:slow0001', Date.now(), 0, ASSUMED);
