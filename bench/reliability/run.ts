@@ -13,6 +13,7 @@ import { attackReceivers } from './hostile-deliveries.js';
 import { attackSdk } from './hostile-servers.js';
 import { loadRun } from './load-run.js';
 import { fuzzMockApi } from './mock-api-fuzz.js';
+import { redisFaults } from './redis-faults.js';
 import { DEFAULT_SEED, holds, type PartOptions, type PartReport, printReport } from './report.js';
 
 /** The parts, in the order they run, by the word that selects them. */
@@ -21,6 +22,7 @@ export const PARTS: Record<string, (options: PartOptions) => Promise<PartReport>
   deliveries: attackReceivers,
   sdk: attackSdk,
   gateway: attackGateway,
+  redis: redisFaults,
 };
 
 const args = process.argv.slice(2);

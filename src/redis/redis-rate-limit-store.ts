@@ -81,7 +81,7 @@ export class RedisRateLimitStore implements RateLimitStore {
   async take(key: string, now: number, inFlight: number, assumed: AssumedWindow): Promise<TakeResult> {
     this.#lastNow = Math.max(this.#lastNow, now);
     const args = [now, inFlight, assumed.limit, assumed.windowMs, KEY_MARGIN_MS, this.#id];
-    const reply = await this.#run(TAKE, key, args, 'sharing');
+    const reply = await this.#run(TAKE, key, args, isTakeReply);
     if (reply === undefined) {
       if (!this.#judged) this.#judgeSharing(now, assumed.windowMs);
       if (this.#sharing === Number.POSITIVE_INFINITY && !this.#waitedOut.has(key)) {
@@ -143,16 +143,25 @@ export class RedisRateLimitStore implements RateLimitStore {
   }
 
   /**
-   * Runs a script on the key's budget (and its sharers, when asked); undefined when Redis is unavailable (or being
-   * probed by another call).
+   * Runs a script on the key's budget (and, for a take, its sharers, whose reply `isTake` checks); undefined when
+   * Redis is unavailable or answers what the script cannot have (or is being probed by another call).
    */
-  async #run(script: typeof TAKE, key: string, args: (number | string)[], sharers?: 'sharing'): Promise<unknown> {
+  async #run(
+    script: typeof TAKE,
+    key: string,
+    args: (number | string)[],
+    isTake?: (reply: unknown) => boolean,
+  ): Promise<unknown> {
     const probe = this.#retryAt !== null;
     if (probe && (this.#probing || Date.now() < this.#retryAt!)) return undefined;
     if (probe) this.#probing = true;
     try {
-      const keys = sharers ? [this.#keyOf(key, 'rate'), this.#keyOf(key, 'sharing')] : [this.#keyOf(key, 'rate')];
+      const keys = isTake ? [this.#keyOf(key, 'rate'), this.#keyOf(key, 'sharing')] : [this.#keyOf(key, 'rate')];
       const reply = await this.#redis.eval(script, keys, args);
+      // A proxy or a server that is not Redis may answer anything; that is Redis failing, not a reason to throw.
+      if (isTake && !isTake(reply)) {
+        throw new Error(`Redis answered ${String(JSON.stringify(reply)).slice(0, 40)}, not the take script's reply`);
+      }
       if (this.#retryAt !== null) {
         this.#retryAt = null;
         this.#logger.info('RedisRateLimitStore: Redis answers again; the budget is shared through it again.');
@@ -175,4 +184,9 @@ export class RedisRateLimitStore implements RateLimitStore {
     const id = key.startsWith(LIMITER_PREFIX) ? key.slice(LIMITER_PREFIX.length) : key;
     return `{${this.#prefix}:${id}}:${what}`;
   }
+}
+
+/** True for what the take script returns: six numbers (node-redis and ioredis give integers, or strings of them). */
+function isTakeReply(reply: unknown): boolean {
+  return Array.isArray(reply) && reply.length === 6 && reply.every((n) => Number.isFinite(Number(n)));
 }

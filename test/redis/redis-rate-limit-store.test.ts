@@ -38,6 +38,22 @@ describe('RedisRateLimitStore with a logger that throws', () => {
   });
 });
 
+describe('RedisRateLimitStore on a server that answers garbage', () => {
+  it('takes from its own budget, and says so, instead of failing the call', async () => {
+    // Redis answers one take (granted, 29 of 30 left, one store sharing), then something else answers +OK to all.
+    let calls = 0;
+    const answer = async () => (calls++ === 0 ? [1, 30, 29, Date.now() + 60_000, 1, 1] : 'OK');
+    const logger = recordingLogger();
+    const store = new RedisRateLimitStore({ client: { evalSha: answer, eval: answer, set: answer }, logger });
+    await store.take('linkgate:0a1b2c3d', Date.now(), 0, ASSUMED);
+    const result = await store.take('linkgate:0a1b2c3d', Date.now(), 1, ASSUMED);
+    expect(result).toMatchObject({ granted: true, state: { limit: 30, remaining: 28 } });
+    expect(logger.lines).toEqual([
+      `warn: RedisRateLimitStore: Redis answered "OK", not the take script's reply; using this process's own budget until Redis answers again (tried every 1 s).`,
+    ]);
+  });
+});
+
 describeWithRedis('RedisRateLimitStore', () => {
   const redis = useRedisServer();
   let mock: MockServer;
