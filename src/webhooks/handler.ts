@@ -313,8 +313,9 @@ function defaultOnError(error: unknown, context: HandlerFailureContext): void {
     return;
   }
   if (context.dedupeStep) {
+    const what = DEDUPE_FAILURES[context.dedupeStep].replace('%', context.event ?? 'webhook');
     console.error(
-      `linkgate/webhooks: ${DEDUPE_FAILURES[context.dedupeStep](context.event ?? 'webhook')}; pass onError to handle this.`,
+      `linkgate/webhooks: the dedupe store (options.dedupe) could not ${what}; pass onError to handle this.`,
       error,
     );
     return;
@@ -325,12 +326,9 @@ function defaultOnError(error: unknown, context: HandlerFailureContext): void {
   );
 }
 
-/** What the default onError says when the dedupe store (options.dedupe), not the handler, failed at each step. */
-const DEDUPE_FAILURES: Record<NonNullable<HandlerFailureContext['dedupeStep']>, (event: string) => string> = {
-  claim: (event) =>
-    `the dedupe store (options.dedupe) could not claim the ${event} delivery, so its handler did not run; answered 500 so the gateway retries`,
-  markDone: (event) =>
-    `the dedupe store (options.dedupe) could not mark the ${event} delivery done after its handler succeeded; answered 200, and a copy arriving after the claim expires would be handled again`,
-  release: (event) =>
-    `the dedupe store (options.dedupe) could not release its claim on the ${event} delivery after the handler failed; a retry is handled once the claim expires (dedupeClaimTtlMs)`,
+/** What the default onError says the dedupe store (options.dedupe), not the handler, could not do at each step. */
+const DEDUPE_FAILURES: Record<NonNullable<HandlerFailureContext['dedupeStep']>, string> = {
+  claim: 'claim the % delivery, so its handler did not run (answered 500)',
+  markDone: 'mark the % delivery done after its handler succeeded (answered 200)',
+  release: 'release its claim on the % delivery after its handler failed',
 };

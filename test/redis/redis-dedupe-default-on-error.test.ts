@@ -44,7 +44,7 @@ describeWithRedis('the default onError when the Redis dedupe store fails', () =>
       expect(handled).not.toHaveBeenCalled();
       expect(lines).toEqual([
         {
-          line: 'linkgate/webhooks: the dedupe store (options.dedupe) could not claim the message.received delivery, so its handler did not run; answered 500 so the gateway retries; pass onError to handle this.',
+          line: 'linkgate/webhooks: the dedupe store (options.dedupe) could not claim the message.received delivery, so its handler did not run (answered 500); pass onError to handle this.',
           error: expect.objectContaining({ message: expect.stringMatching(/^RedisDedupeStore: /) }),
         },
       ]);
@@ -70,7 +70,7 @@ describeWithRedis('the default onError when the Redis dedupe store fails', () =>
       const { status, lines } = await deliverOnce(() => redis.stop('SIGKILL'), 200);
       expect(status).toBe(200);
       expect(lines.map((l) => l.line)).toEqual([
-        'linkgate/webhooks: the dedupe store (options.dedupe) could not mark the message.received delivery done after its handler succeeded; answered 200, and a copy arriving after the claim expires would be handled again; pass onError to handle this.',
+        'linkgate/webhooks: the dedupe store (options.dedupe) could not mark the message.received delivery done after its handler succeeded (answered 200); pass onError to handle this.',
       ]);
     });
 
@@ -83,7 +83,7 @@ describeWithRedis('the default onError when the Redis dedupe store fails', () =>
       expect(status).toBe(500);
       expect(lines).toEqual([
         {
-          line: 'linkgate/webhooks: the dedupe store (options.dedupe) could not release its claim on the message.received delivery after the handler failed; a retry is handled once the claim expires (dedupeClaimTtlMs); pass onError to handle this.',
+          line: 'linkgate/webhooks: the dedupe store (options.dedupe) could not release its claim on the message.received delivery after its handler failed; pass onError to handle this.',
           error: expect.objectContaining({ message: expect.stringMatching(/^RedisDedupeStore: /) }),
         },
         {
