@@ -85,9 +85,10 @@ export class RedisRateLimitStore implements RateLimitStore {
     if (reply === undefined) {
       if (!this.#judged) this.#judgeSharing(now, assumed.windowMs);
       if (this.#sharing === Number.POSITIVE_INFINITY && !this.#waitedOut.has(key)) {
-        // It knows nothing of the window the others are spending now: its one request waits until that one has ended.
+        // It knows nothing of the window the others are spending now: its one request waits until that one has ended
+        // (plus a second, as the window it knows may be a whole-second reset's rounding short).
         this.#waitedOut.add(key);
-        const resetAt = now + (this.#windowMs || assumed.windowMs);
+        const resetAt = now + (this.#windowMs || assumed.windowMs) + 1000;
         this.#fallback.observe(key, { limit: 1, remaining: 0, resetAt }, 0, now);
       }
       return this.#fallback.take(key, now, inFlight, { limit: this.#share(assumed.limit), windowMs: assumed.windowMs });

@@ -1,14 +1,15 @@
-// Six worker processes sharing one budget through Redis against `linkgate mock --rate-limit 30/2s`, Redis killed two
+// Six worker processes sharing one budget through Redis against `linkgate mock --rate-limit 30/2s`, Redis killed three
 // windows into the run and left dead: five busy workers and one that took once at the start (so Redis told it it was
 // alone), idled, and calls again once Redis is gone. No worker gets a rate-limit answer: the busy ones keep to their
 // share, the idle one does not trust its old count of sharers and takes the smallest share.
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { describeWithRedis, type RedisServer, startRedisServer } from '../redis/support/redis-server.js';
+import { expect, it } from 'vitest';
+import { describeWithRedis } from '../redis/support/redis-server.js';
+import { restartRedisAfterEach, useRedisServer } from '../redis/support/redis-suite.js';
 import { answers, loggedCalls, runWorkers, windowStarts } from '../redis/support/worker-processes.js';
-import { type CliServer, describeRun, startCli, writeProgram } from './support/processes.js';
+import { describeRun, startCli, writeProgram } from './support/processes.js';
 
 const ADMIN_KEY = 'e2e-redis-rate-budget-outage-01';
 const WINDOW_MS = 2_000;
@@ -24,7 +25,9 @@ import { createClient } from 'redis';
 
 const redis = await createClient({ url: process.env.REDIS_URL }).on('error', () => {}).connect();
 const client = new Linkgate({
-  rateLimitStore: new RedisRateLimitStore({ client: redis }),
+  // The kill is seen at once (the client says it is reconnecting); a long timeout keeps a loaded machine's slow
+  // answers from passing for an outage, which is another test's subject.
+  rateLimitStore: new RedisRateLimitStore({ client: redis, timeoutMs: 10_000 }),
   onRateLimit: (e) => console.log(\`held \${e.waitMs} ms (\${e.reason})\`),
 });
 const until = async (file) => {
@@ -44,23 +47,12 @@ process.exit(0);
 `;
 
 describeWithRedis('six workers sharing one budget through Redis when Redis dies mid-run', () => {
-  let redis: RedisServer;
-  let cli: CliServer | undefined;
-  beforeAll(async () => {
-    redis = await startRedisServer();
-  });
-  afterAll(async () => {
-    await redis?.stop();
-  });
-  afterEach(async () => {
-    await cli?.stop();
-    cli = undefined;
-    if (redis.pid() === null) await redis.restart();
-  });
+  const redis = useRedisServer();
+  // The CLI's server and the workers are killed after each test by the process support.
+  restartRedisAfterEach(redis);
 
   it('get no rate-limit answer, the idle worker that joined before the outage included', async () => {
-    cli = await startCli(['--rate-limit', '30/2s', '--seed', 'empty', '--admin-key', ADMIN_KEY]);
-    const server = cli;
+    const cli = await startCli(['--rate-limit', '30/2s', '--seed', 'empty', '--admin-key', ADMIN_KEY]);
     const killedFile = join(tmpdir(), `linkgate-killed-${process.pid}-${Date.now()}`);
     const busy = writeProgram(worker);
     const idle = writeProgram(worker.replace("process.env.ROLE === 'idle'", 'true'));
@@ -76,8 +68,9 @@ describeWithRedis('six workers sharing one budget through Redis when Redis dies 
       [idle, busy, busy, busy, busy, busy],
       env,
       async () => {
-        // Two full windows of the busy workers' calls (plus the idle one's first), then Redis dies for good.
-        while (loggedCalls(server).length < 1 + 2 * 30) await new Promise((resolve) => setTimeout(resolve, 20));
+        // Three windows spent through Redis (the idle worker's first call among them), then Redis dies for good: the
+        // idle worker's calls come when the current window has nothing left.
+        while (loggedCalls(cli).length < 3 * 30) await new Promise((resolve) => setTimeout(resolve, 20));
         await redis.stop('SIGKILL');
         killedAt = Date.now();
         writeFileSync(killedFile, '');
@@ -88,8 +81,13 @@ describeWithRedis('six workers sharing one budget through Redis when Redis dies 
     const calls = loggedCalls(cli);
     const starts = windowStarts(calls, WINDOW_MS);
     const slowest = Math.max(...runs.map((run) => run.ms));
+    const perWindow = starts.map((at, i) => calls.filter((c) => c >= at && c < (starts[i + 1] ?? Infinity)).length);
+    const midnight = new Date(killedAt).setUTCHours(0, 0, 0, 0);
     console.log(
-      `Redis killed for good two windows in: ${total} rate-limit answers, ${calls.length} requests for ${1 + 5 * BUSY_CALLS + IDLE_CALLS} calls, ${starts.length} windows, slowest worker ${Math.round(slowest)} ms`,
+      `calls per window: ${perWindow.join(', ')}; Redis killed ${killedAt - midnight - (starts[0] ?? 0)} ms after the first call, windows opening at ${starts.map((at) => at - (starts[0] ?? 0)).join(', ')} ms`,
+    );
+    console.log(
+      `Redis killed for good three windows in: ${total} rate-limit answers, ${calls.length} requests for ${1 + 5 * BUSY_CALLS + IDLE_CALLS} calls, ${starts.length} windows, slowest worker ${Math.round(slowest)} ms; answers per worker (the idle one first): ${runs.map(answers).join(', ')}`,
     );
     expect(killedAt).toBeGreaterThan(0);
     for (const run of runs) {

@@ -1,32 +1,23 @@
 // Two copies of the guide's worker (docs/guides/running-on-many-processes.md) sharing one budget through Redis against
 // `linkgate mock --rate-limit 20/2s`: what onRateLimit tells them is the wait that really happens, and each window of
 // the server opens as soon as the last one's X-RateLimit-Reset says it ended (a whole second at most later).
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { readmeSnippet } from '../package/support/newcomer-project.js';
-import { describeWithRedis, type RedisServer, startRedisServer } from '../redis/support/redis-server.js';
+import { describeWithRedis } from '../redis/support/redis-server.js';
+import { useRedisServer } from '../redis/support/redis-suite.js';
 import { loggedCalls, runWorkers, windowStarts, withStartLine } from '../redis/support/worker-processes.js';
-import { type CliServer, describeRun, startCli, writeProgram } from './support/processes.js';
+import { describeRun, startCli, writeProgram } from './support/processes.js';
 
 const GUIDE = 'docs/guides/running-on-many-processes.md';
 const ADMIN_KEY = 'e2e-redis-rate-short-window-01';
 const WINDOW_MS = 2_000;
 
 describeWithRedis('two workers sharing a short rate window through Redis', () => {
-  let redis: RedisServer;
-  let cli: CliServer | undefined;
-  beforeAll(async () => {
-    redis = await startRedisServer();
-  });
-  afterAll(async () => {
-    await redis?.stop();
-  });
-  afterEach(async () => {
-    await cli?.stop();
-    cli = undefined;
-  });
+  const redis = useRedisServer();
+  // The CLI's server and the workers are killed after each test by the process support.
 
   it('are told the waits that happen, and use every window as soon as the server opens it', async () => {
-    cli = await startCli(['--rate-limit', '20/2s', '--seed', 'empty', '--admin-key', ADMIN_KEY]);
+    const cli = await startCli(['--rate-limit', '20/2s', '--seed', 'empty', '--admin-key', ADMIN_KEY]);
     const worker = writeProgram(withStartLine(readmeSnippet('Eight workers, one API key', 0, GUIDE)));
     const env = { LINKGATE_BASE_URL: cli.url, LINKGATE_API_KEY: ADMIN_KEY, REDIS_URL: redis.url };
     const runs = await runWorkers(2, [worker], env, undefined, 60_000);

@@ -231,14 +231,14 @@ describeWithRedis('RedisRateLimitStore', () => {
         };
         // The busy store's count is current: a third of the 29 left. The idle one's count is two windows old, so
         // stores may have joined since (two did): it waits out the window the others may have spent (2.95 s, the longest
-        // an answer stated), then takes one request a window, not the whole budget it thinks it has alone.
+        // an answer stated, and a second), then takes one request a window, not the whole budget it thinks it has alone.
         expect(await take(busy, t0 + 7_100, 12)).toBe(9);
         expect(await take(idle, t0 + 7_100, 12)).toBe(0);
-        expect(await take(idle, t0 + 10_049, 12)).toBe(0);
-        expect(await take(idle, t0 + 10_050, 12)).toBe(1);
-        idle.observe(key, { limit: 30, remaining: 20, resetAt: t0 + 13_000 }, 1, t0 + 10_150);
-        expect(await take(idle, t0 + 12_000, 12)).toBe(0);
-        expect(await take(idle, t0 + 13_000, 12)).toBe(1);
+        expect(await take(idle, t0 + 11_049, 12)).toBe(0);
+        expect(await take(idle, t0 + 11_050, 12)).toBe(1);
+        idle.observe(key, { limit: 30, remaining: 20, resetAt: t0 + 14_000 }, 1, t0 + 11_100);
+        expect(await take(idle, t0 + 13_000, 12)).toBe(0);
+        expect(await take(idle, t0 + 14_000, 12)).toBe(1);
       } finally {
         await redis.restart();
         for (const other of others) await other.close();
