@@ -16,6 +16,7 @@ import { attackSdk } from './hostile-servers.js';
 import { inspectorReaders } from './inspector-readers.js';
 import { LOAD_SIZES, loadRun } from './load-run.js';
 import { fuzzMockApi } from './mock-api-fuzz.js';
+import { redisFaults } from './redis-faults.js';
 import { DEFAULT_SEED, holds, type PartOptions, type PartReport, printReport } from './report.js';
 
 /** The parts, in the order they run, by the word that selects them. */
@@ -27,6 +28,7 @@ export const PARTS: Record<string, (options: PartOptions) => Promise<PartReport>
   gateway: attackGateway,
   inspector: inspectorReaders,
   fixture: fixtureLoad,
+  redis: redisFaults,
 };
 
 const args = process.argv.slice(2);

@@ -39,6 +39,11 @@ export interface HandlerFailureContext {
    * per handler, not once per delivery; each delivery is still answered 500 and passed to `onRejected`.
    */
   setup?: boolean;
+  /**
+   * Set when the dedupe store failed, not the handler: which of its steps (`claim`: before the handler ran, so it did
+   * not; `markDone`: after it succeeded; `release`: after it failed).
+   */
+  dedupeStep?: 'claim' | 'markDone' | 'release';
 }
 
 /** Options of {@link createWebhookHandler}: the verification options plus the routing. */
@@ -177,7 +182,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookReq
         found = await claims.claim(key);
       } catch (error) {
         // The dedupe store is down or slow: 500 lets the gateway retry later, when it may be back.
-        report(error, failure);
+        report(error, { ...failure, dedupeStep: 'claim' });
         return internalError();
       }
       if (found === 'done') return acknowledged();
@@ -194,7 +199,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookReq
         if (claims && key !== undefined) await claims.release(key);
       } catch (releaseError) {
         // The claim then expires after dedupeClaimTtlMs, and a retry after that is handled.
-        report(releaseError, failure);
+        report(releaseError, { ...failure, dedupeStep: 'release' });
       }
       report(outcome.error, failure);
       return answer(500, {
@@ -208,7 +213,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookReq
         await claims.done(key);
       } catch (doneError) {
         // Handled all the same, so 200; only a copy arriving after the claim expires could be handled again.
-        report(doneError, { ...failure, acknowledged: true });
+        report(doneError, { ...failure, acknowledged: true, dedupeStep: 'markDone' });
       }
     }
     return acknowledged();
@@ -312,8 +317,23 @@ function defaultOnError(error: unknown, context: HandlerFailureContext): void {
     );
     return;
   }
+  if (context.dedupeStep) {
+    const what = DEDUPE_FAILURES[context.dedupeStep].replace('%', context.event ?? 'webhook');
+    console.error(
+      `linkgate/webhooks: the dedupe store (options.dedupe) could not ${what}; pass onError to handle this.`,
+      error,
+    );
+    return;
+  }
   console.error(
     `linkgate/webhooks: the ${context.event ?? 'webhook'} handler failed${context.acknowledged ? ' after the delivery was acknowledged (the gateway will not retry)' : ''}; pass onError to handle this.`,
     error,
   );
 }
+
+/** What the default onError says the dedupe store (options.dedupe), not the handler, could not do at each step. */
+const DEDUPE_FAILURES: Record<NonNullable<HandlerFailureContext['dedupeStep']>, string> = {
+  claim: 'claim the % delivery, so its handler did not run (answered 500)',
+  markDone: 'mark the % delivery done after its handler succeeded (answered 200)',
+  release: 'release its claim on the % delivery after its handler failed',
+};

@@ -215,6 +215,7 @@ describe('a repeated delivery is acknowledged, not handled twice', () => {
       event: 'message.received',
       deliveryId: 'd-1',
       acknowledged: false,
+      dedupeStep: 'claim',
     });
   });
 });
@@ -330,6 +331,7 @@ describe('a claim while the handler runs, a done mark once it answered', () => {
       event: 'message.received',
       deliveryId: 'd-1',
       acknowledged: true,
+      dedupeStep: 'markDone',
     });
   });
 
