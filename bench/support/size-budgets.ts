@@ -52,7 +52,8 @@ export const sizeBudgets: readonly SizeBudget[] = [
     floor: {
       name: 'zod/mini, the five event schemas and their English messages, parsed',
       source: `import { EVENT_SCHEMAS, EventEnvelope } from ${JSON.stringify(join(root, 'src/schemas/events.ts'))};
-export const parse = (value) => (EVENT_SCHEMAS[value.event] ?? EventEnvelope).safeParse(value);`,
+import { ENGLISH } from ${JSON.stringify(join(root, 'src/webhooks/issue-messages.ts'))};
+export const parse = (value) => (EVENT_SCHEMAS[value.event] ?? EventEnvelope).safeParse(value, ENGLISH);`,
     },
   },
 ];
