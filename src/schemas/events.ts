@@ -1,7 +1,7 @@
 // Webhook payloads, written once on zod/mini so a receiver bundled for a browser or an edge ships no classic zod;
-// on Node, parse.ts compiles them (src/webhooks/compiled-parsers.node.ts) for throughput. The browser SDK never
-// imports this file at run time.
-import { en } from 'zod/locales';
+// on Node, parse.ts compiles them (src/webhooks/node-parsers.ts) for throughput. zod/mini ships no messages: parses pass
+// src/webhooks/issue-messages.ts's English ones (nothing is set globally). The browser SDK never imports this file at
+// run time.
 import * as z from 'zod/mini';
 
 /**
@@ -10,10 +10,6 @@ import * as z from 'zod/mini';
  */
 const record = <T extends z.core.$ZodShape>(shape: T) =>
   z.looseObject(shape) as unknown as z.ZodMiniObject<T, z.core.$strip>;
-
-// Classic zod sets its English messages on first use (when no locale is set) and zod/mini ships none: set them the same
-// way, so a payload's issues read as they did on classic zod ("Invalid input: expected string, received number").
-if (!z.config().localeError) z.config(en());
 
 /** Tenant-level webhook secret shape: `whsec_live_` + 32 hex characters. */
 export const TENANT_SECRET_PATTERN = /^whsec_live_[0-9a-f]{32}$/i;

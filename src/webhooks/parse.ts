@@ -1,5 +1,6 @@
 import type * as z from 'zod/mini';
 import { EVENT_SCHEMAS, EventEnvelope, type EventName, type WebhookEvent } from '../schemas/events.js';
+import { ENGLISH } from './issue-messages.js';
 import { type WebhookPayloadIssue, WebhookVerificationError } from './webhook-errors.js';
 
 /** An event from the catalog, validated against its schema; `known: true` tells it apart from an unknown one. */
@@ -72,13 +73,13 @@ export function parseJsonText(text: string): unknown {
 export function validateEvent(value: unknown): ParsedWebhookEvent {
   const name = (value as { event?: unknown } | null)?.event;
   if (isKnownEventName(name)) {
-    const result = parsers.events[name].safeParse(value);
+    const result = parsers.events[name].safeParse(value, ENGLISH);
     if (!result.success) throw invalidPayload(`a valid ${name} delivery`, result.error.issues);
     const event = result.data as KnownWebhookEvent;
     event.known = true;
     return event;
   }
-  const result = parsers.envelope.safeParse(value);
+  const result = parsers.envelope.safeParse(value, ENGLISH);
   if (!result.success)
     throw invalidPayload('a webhook envelope { event, device_id, timestamp, data }', result.error.issues);
   const event = result.data as UnknownWebhookEvent;

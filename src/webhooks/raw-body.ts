@@ -33,6 +33,14 @@ export function rawBodyText(body: unknown, maxBytes: number): string {
     const what = typeof body === 'object' ? (Array.isArray(body) ? 'a parsed array' : 'a parsed object') : typeof body;
     throw new WebhookVerificationError('raw_body_required', `The webhook body was ${what}. ${PARSED_BODY_HELP}`);
   }
+  return bytesText(bytes, maxBytes);
+}
+
+/**
+ * Bytes to UTF-8 text, enforcing the size limit: all a `Request` body needs, so a receiver reading Requests does not
+ * ship the directions for parsed objects.
+ */
+function bytesText(bytes: Uint8Array, maxBytes: number): string {
   if (bytes.byteLength > maxBytes) throw tooLarge(maxBytes);
   try {
     return decoder.decode(bytes);
@@ -96,7 +104,7 @@ export async function readRequestText(request: Request, maxBytes: number, deadli
   } finally {
     timer.cancel();
   }
-  return rawBodyText(concat(chunks, total), maxBytes);
+  return bytesText(concat(chunks, total), maxBytes);
 }
 
 /** Joins chunks into one byte array (no copy for a single chunk). */

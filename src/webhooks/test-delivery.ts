@@ -2,6 +2,7 @@ import type { Clock } from '../core/clock.js';
 import { valueAt } from '../core/validation.js';
 import { EVENT_SCHEMAS, EventEnvelope, type EventMap, type EventName, type WebhookEvent } from '../schemas/events.js';
 import { deliveryHeaders } from './delivery-headers.js';
+import { ENGLISH } from './issue-messages.js';
 import {
   applyOverrides,
   overridePath,
@@ -201,7 +202,7 @@ function override(
     const issue = isKnownEventName(name) ? unknownFieldIssue(schema, overridePath(path)) : undefined;
     if (issue) issues.push(issue);
   }
-  const result = schema.safeParse(payload);
+  const result = schema.safeParse(payload, ENGLISH);
   if (!result.success) {
     for (const { path, message, code } of result.error.issues) {
       // zod says "expected string, received undefined" for a field an override removed: name the rule instead.

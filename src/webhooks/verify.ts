@@ -210,7 +210,7 @@ export class Verifier implements WebhookVerifier {
   /** See {@link verifyWebhookSync}. */
   verifySync(input: WebhookDeliveryInput): ParsedWebhookEvent {
     const c = this.#c;
-    const headers = checkHeaders(c, input.headers);
+    const headers = checkAnyHeaders(c, input.headers);
     const event = checkBody(c, headers, rawBodyText(input.body, c.maxBodyBytes));
     const key = c.dedupe ? dedupeKeyOf(c.dedupeKey, event, headers.deliveryId) : undefined;
     if (c.dedupe && key !== undefined) {
@@ -245,7 +245,7 @@ export class Verifier implements WebhookVerifier {
   async verifyUnrecorded(input: Request | WebhookDeliveryInput): Promise<UnrecordedDelivery> {
     const c = this.#c;
     if (isRequest(input)) return verifyRequestUnrecorded(c, input);
-    const headers = checkHeaders(c, input.headers);
+    const headers = checkAnyHeaders(c, input.headers);
     return unrecorded(c, headers, checkBody(c, headers, rawBodyText(input.body, c.maxBodyBytes)));
   }
 }
@@ -258,7 +258,7 @@ export type UnrecordedDelivery = Omit<VerifiedDelivery, 'duplicate'>;
  * in steps of its own. A function beside the class, so a receiver's bundle carries only what a `Request` needs.
  */
 export async function verifyRequestUnrecorded(c: CompiledVerifier, request: Request): Promise<UnrecordedDelivery> {
-  const headers = checkHeaders(c, request.headers);
+  const headers = checkHeaders(c, request.headers, readWebHeader);
   // The body is read only after the secret matched, so strangers can't make us buffer a megabyte.
   const text = await readRequestText(request, c.maxBodyBytes, c.body);
   return unrecorded(c, headers, checkBody(c, headers, text));
@@ -366,16 +366,28 @@ export function compile(options: WebhookVerifierOptions): CompiledVerifier {
   };
 }
 
-/** Secret, device and timestamp checks: everything decidable from the headers alone. */
-function checkHeaders(c: CompiledVerifier, headers: HeaderSource): DeliveryHeaders {
-  const { names } = c;
+/** {@link checkHeaders} for headers of either shape, as given by the caller (possibly none at all). */
+function checkAnyHeaders(c: CompiledVerifier, headers: HeaderSource): DeliveryHeaders {
   if (headers === null || typeof headers !== 'object') {
     throw new WebhookVerificationError(
       'missing_secret_header',
-      `The delivery has no headers, so no ${names.prefix}Secret. Pass the request's headers (a Headers object or Node's req.headers).`,
+      `The delivery has no headers, so no ${c.names.prefix}Secret. Pass the request's headers (a Headers object or Node's req.headers).`,
     );
   }
-  const secret = readHeader(headers, names.secret);
+  return checkHeaders(c, headers, readHeader);
+}
+
+/** Reads a header of a web `Headers`: all a `Request` needs, so the handler's bundle skips Node's header shape. */
+const readWebHeader = (headers: Headers, lowerName: string): string | undefined => headers.get(lowerName) ?? undefined;
+
+/** Secret, device and timestamp checks: everything decidable from the headers alone, read by `read`. */
+function checkHeaders<H extends HeaderSource>(
+  c: CompiledVerifier,
+  headers: H,
+  read: (headers: H, lowerName: string) => string | undefined,
+): DeliveryHeaders {
+  const { names } = c;
+  const secret = read(headers, names.secret);
   if (secret === undefined) {
     throw new WebhookVerificationError(
       'missing_secret_header',
@@ -383,7 +395,7 @@ function checkHeaders(c: CompiledVerifier, headers: HeaderSource): DeliveryHeade
       { header: `${names.prefix}Secret` },
     );
   }
-  const deviceId = readHeader(headers, names.deviceId);
+  const deviceId = read(headers, names.deviceId);
   if (deviceId === undefined && c.secrets.hasDeviceSecrets) {
     throw new WebhookVerificationError(
       'missing_header',
@@ -399,8 +411,8 @@ function checkHeaders(c: CompiledVerifier, headers: HeaderSource): DeliveryHeade
         'A device with its own webhook URL presents its whsec_dev_ secret, other devices the tenant whsec_live_ secret.',
     );
   }
-  if (c.tolerance !== false) checkTimestamp(c, readHeader(headers, names.timestamp), c.tolerance);
-  const deliveryId = readHeader(headers, names.deliveryId);
+  if (c.tolerance !== false) checkTimestamp(c, read(headers, names.timestamp), c.tolerance);
+  const deliveryId = read(headers, names.deliveryId);
   if (deliveryId === undefined && c.dedupe && c.dedupeKey === 'deliveryId') {
     throw new WebhookVerificationError(
       'missing_header',
@@ -408,7 +420,7 @@ function checkHeaders(c: CompiledVerifier, headers: HeaderSource): DeliveryHeade
       { header: `${names.prefix}Delivery-ID` },
     );
   }
-  return { deliveryId, event: readHeader(headers, names.event), deviceId };
+  return { deliveryId, event: read(headers, names.event), deviceId };
 }
 
 function checkTimestamp(c: CompiledVerifier, value: string | undefined, tolerance: number): void {
