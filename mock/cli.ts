@@ -6,6 +6,8 @@ import { MESSAGING_KEY_PATTERN } from '../src/schemas/messaging.js';
 import { type MockServer, startMockServer } from './adapters/node-server.js';
 import { describeCaller, formatRequestLine, type RequestLogEntry } from './adapters/request-log.js';
 import type { MockBackendOptions } from './backend.js';
+import { runCheck } from './cli/check-command.js';
+import { runProxy } from './cli/proxy-command.js';
 import { runTrigger } from './cli/trigger-command.js';
 import { GatewayInputError } from './gateway/gateway-input-error.js';
 import type { RateLimitOptions } from './management/rate-limit.js';
@@ -85,10 +87,12 @@ class UsageError extends Error {
 }
 
 async function main(argv: string[]): Promise<void> {
-  // `trigger` has flags of its own; the mock's parser never sees them.
-  if (argv[0] === 'trigger') {
+  // `trigger`, `check` and `proxy` have flags of their own; the mock's parser never sees them.
+  const commands = { trigger: runTrigger, check: runCheck, proxy: runProxy };
+  const run = Object.hasOwn(commands, argv[0] ?? '') ? commands[argv[0] as keyof typeof commands] : undefined;
+  if (run) {
     const write = (stream: NodeJS.WriteStream) => (text: string) => void stream.write(text);
-    process.exitCode = await runTrigger(argv.slice(1), {
+    process.exitCode = await run(argv.slice(1), {
       out: write(process.stdout),
       err: write(process.stderr),
       env: process.env,
