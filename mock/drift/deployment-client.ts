@@ -92,6 +92,8 @@ function connectionFailure(error: unknown, base: URL, what: string, timeoutMs: n
       ? 'nothing listens there; check --base-url and that the deployment is running'
       : code === 'ENOTFOUND' || code === 'EAI_AGAIN'
         ? 'the host name does not resolve; check --base-url'
-        : 'check --base-url and the network between here and the deployment';
+        : code === 'bad port'
+          ? "fetch refuses this port (one of the ports browsers block, such as 9 or 6000); use the deployment's own port"
+          : 'check --base-url and the network between here and the deployment';
   return new CannotRun(`Could not reach ${base.origin} for ${what} (${code}): ${hint}.`);
 }
