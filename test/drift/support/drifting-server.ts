@@ -36,7 +36,7 @@ const page = (key: string, items: unknown[]) => ({
   },
 });
 
-function answer(req: IncomingMessage, res: ServerResponse, mode: DriftMode): void {
+function answer(req: IncomingMessage, res: ServerResponse): void {
   const path = (req.url ?? '/').split('?')[0];
   const limits = (omit?: string) => {
     const headers: Record<string, string> = {
@@ -57,39 +57,48 @@ function answer(req: IncomingMessage, res: ServerResponse, mode: DriftMode): voi
     res.end(JSON.stringify({ error: 1, message: 'A valid API key is required to use this service.' }));
     return;
   }
+  const [status, body, omit] = plantedAnswer(req.method ?? 'GET', path ?? '/');
+  send(status, body, omit);
+}
+
+/** The answer of each path, with its planted difference. */
+function plantedAnswer(method: string, path: string): [number, unknown, string?] {
   switch (path) {
     case '/api/account':
-      return send(200, {
-        error: 0,
-        data: {
-          id: 7,
-          email: 'dana@example.com',
-          username: 'dana',
-          avatar: '',
-          status: 'free',
-          expires: null,
-          created_at: '2026-01-01 00:00:00',
-          api_token: LEAKED_TOKEN,
+      return [
+        200,
+        {
+          error: 0,
+          data: {
+            id: 7,
+            email: 'dana@example.com',
+            username: 'dana',
+            avatar: '',
+            status: 'free',
+            expires: null,
+            created_at: '2026-01-01 00:00:00',
+            api_token: LEAKED_TOKEN,
+          },
         },
-      });
+      ];
     case '/api/domains':
-      return send(
+      return [
         200,
         page('domains', [{ id: '12', domain: 'https://go.dana.example', redirectroot: '', redirect404: '' }]),
-      );
+      ];
     case '/api/splash':
-      return send(201, page('splash', []));
+      return [201, page('splash', [])];
     case '/api/overlay':
-      return send(200, page('cta', []), 'X-RateLimit-Remaining');
+      return [200, page('cta', []), 'X-RateLimit-Remaining'];
     case '/api/pixels':
-      return send(200, page('pixels', []));
+      return [200, page('pixels', [])];
     case '/api/qr':
-      return send(200, page('qrs', []));
+      return [200, page('qrs', [])];
     case '/api/plans':
     case '/api/users':
-      return send(403, { error: 1, message: 'You do not have permission to access this endpoint.' });
+      return [403, { error: 1, message: 'You do not have permission to access this endpoint.' }];
     default:
-      return send(200, { error: 1, message: `Endpoint not found: ${req.method} ${path}` });
+      return [200, { error: 1, message: `Endpoint not found: ${method} ${path}` }];
   }
 }
 
@@ -110,11 +119,11 @@ export async function startDriftingServer(mode: DriftMode): Promise<{ url: strin
       return;
     }
     if (mode === 'slow') {
-      const timer = setTimeout(() => answer(req, res, mode), 3_000);
+      const timer = setTimeout(() => answer(req, res), 3_000);
       res.on('close', () => clearTimeout(timer));
       return;
     }
-    answer(req, res, mode);
+    answer(req, res);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
