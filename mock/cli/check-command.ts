@@ -174,7 +174,7 @@ function formatCheck(report: CheckReport): string {
     formatTally(report.operations),
     report.variants.length > 0
       ? `Production variants matched: ${report.variants.join(', ')}. Reproduce this deployment with: ${report.reproduce}`
-      : 'Production variants matched: none. The plain mock reproduces this deployment: linkgate mock',
+      : `Production variants matched: none.${report.ok ? ' The plain mock reproduces this deployment: linkgate mock' : ''}`,
     ...report.notMatched.map((n) => `  ${n.variant}: not matched (${n.why})`),
     ...(report.recording ? [`Recording written to ${report.recording} (load it with POST /__mock/fixture).`] : []),
     '',

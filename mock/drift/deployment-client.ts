@@ -24,7 +24,8 @@ export async function callDeployment(
   body: string | undefined,
   limits: CallLimits,
 ): Promise<Exchange> {
-  const url = new URL(pathAndQuery, base);
+  // A deployment served under a path (https://example.com/links/) keeps it in front of the API's paths.
+  const url = new URL(base.href.replace(/\/$/, '') + pathAndQuery);
   const what = `${method} ${url.pathname}`;
   const signal = AbortSignal.timeout(limits.timeoutMs);
   let response: Response;
