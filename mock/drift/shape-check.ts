@@ -107,8 +107,17 @@ interface Walk {
 
 const child = (path: string, key: string) => (path === '' ? key : `${path}.${key}`);
 
+/** A value of the wrong JSON kind, or none where one is required. */
+function mismatch(w: Walk, path: string, expected: string, value: unknown): void {
+  w.out.push({
+    path: path === '' ? '(body)' : path,
+    kind: value === undefined ? 'missing' : 'type',
+    expected,
+    seen: showValue(value),
+  });
+}
+
 function walk(schema: z.core.$ZodType, value: unknown, path: string, w: Walk): void {
-  const at = path === '' ? '(body)' : path;
   if (schema === Count) {
     if (typeof value === 'number' && Number.isSafeInteger(value)) return;
     if (typeof value === 'string' && /^-?\d+$/.test(value)) {
@@ -116,12 +125,7 @@ function walk(schema: z.core.$ZodType, value: unknown, path: string, w: Walk): v
       if (allowance === 'quirk') w.quirks.push(path);
       if (allowance !== 'no') return;
     }
-    w.out.push({
-      path: at,
-      kind: value === undefined ? 'missing' : 'type',
-      expected: 'an integer',
-      seen: showValue(value),
-    });
+    mismatch(w, path, 'an integer', value);
     return;
   }
   const def = defOf(schema);
@@ -146,12 +150,7 @@ function walk(schema: z.core.$ZodType, value: unknown, path: string, w: Walk): v
       return;
     case 'array':
       if (!Array.isArray(value)) {
-        w.out.push({
-          path: at,
-          kind: value === undefined ? 'missing' : 'type',
-          expected: 'an array',
-          seen: showValue(value),
-        });
+        mismatch(w, path, 'an array', value);
         return;
       }
       value.forEach((item, i) => {
@@ -160,17 +159,20 @@ function walk(schema: z.core.$ZodType, value: unknown, path: string, w: Walk): v
       return;
     default: {
       if (value === undefined && def.type !== 'unknown' && def.type !== 'any') {
-        w.out.push({ path: at, kind: 'missing', expected: article(kindsOf(schema)), seen: 'absent' });
+        mismatch(w, path, article(kindsOf(schema)), value);
         return;
       }
       const result = z.safeParse(schema, value);
       if (result.success) return;
       const issue = result.error.issues[0]!;
-      const typeIssue = issue.code === 'invalid_type' || issue.code === 'invalid_value';
+      if (issue.code === 'invalid_type' || issue.code === 'invalid_value') {
+        mismatch(w, path, article(kindsOf(schema)), value);
+        return;
+      }
       w.out.push({
-        path: at,
-        kind: typeIssue ? 'type' : 'rule',
-        expected: typeIssue ? article(kindsOf(schema)) : `a value that ${issue.message}`,
+        path: path === '' ? '(body)' : path,
+        kind: 'rule',
+        expected: `a value that ${issue.message}`,
         seen: showValue(value),
       });
     }
@@ -192,22 +194,12 @@ function walkUnion(options: z.core.$ZodType[], value: unknown, path: string, w: 
     w.quirks.push(...best.quirks);
     return;
   }
-  w.out.push({
-    path: path === '' ? '(body)' : path,
-    kind: value === undefined ? 'missing' : 'type',
-    expected: article([...new Set(options.flatMap(kindsOf))]),
-    seen: showValue(value),
-  });
+  mismatch(w, path, article([...new Set(options.flatMap(kindsOf))]), value);
 }
 
 function walkObject(def: Def, value: unknown, path: string, w: Walk): void {
   if (kindOf(value) !== 'object') {
-    w.out.push({
-      path: path === '' ? '(body)' : path,
-      kind: value === undefined ? 'missing' : 'type',
-      expected: 'an object',
-      seen: showValue(value),
-    });
+    mismatch(w, path, 'an object', value);
     return;
   }
   const record = value as Record<string, unknown>;

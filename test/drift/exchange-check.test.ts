@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { checkExchange, type Exchange } from '../../mock/drift/exchange-check.js';
 import { HIDDEN, isIgnored, parseIgnore, scrubFinding, secretHider } from '../../mock/drift/findings.js';
 import { OPERATION_IDS } from '../../mock/drift/operation-table.js';
+import { page } from './support/drifting-server.js';
 
 const limits = () => ({
   'X-RateLimit-Limit': '30',
@@ -20,19 +21,6 @@ const exchange = (over: Partial<Exchange> & { json?: unknown; sent?: unknown }):
   responseHeaders: limits(),
   responseBody: JSON.stringify(over.json),
   ...over,
-});
-
-const page = (key: string, items: unknown[], extra: Record<string, unknown> = {}) => ({
-  error: '0',
-  data: {
-    result: items.length,
-    perpage: 15,
-    currentpage: 1,
-    nextpage: null,
-    maxpage: items.length ? 1 : 0,
-    [key]: items,
-    ...extra,
-  },
 });
 
 const account = {

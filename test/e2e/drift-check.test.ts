@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CheckReport } from '../../mock/cli/check-command.js';
 import { DRIFTING_KEY, LEAKED_TOKEN, PLANTED, startDriftingServer } from '../drift/support/drifting-server.js';
+import { mockWithRecording } from '../drift/support/recording-target.js';
 import { type CliServer, describeRun, runCli, startCli } from './support/processes.js';
 
 const ADMIN_KEY = 'drift-admin-key-0123456789';
@@ -133,16 +134,9 @@ describe('linkgate check against linkgate mock', () => {
     expect([recording.domains.length, recording.pixels.length, recording.qrs.length]).toEqual([2, 3, 3]);
 
     // --fixture at start is not a flag of linkgate mock yet: the recording goes in through the control API.
-    const target = await startCli(['--seed', 'empty', '--quiet', '--control-token', 'ctl_drift_token']);
-    const loaded = await fetch(`${target.url}/__mock/fixture`, {
-      method: 'POST',
-      headers: { Authorization: 'Bearer ctl_drift_token', 'Content-Type': 'application/json' },
-      body: text,
-    });
-    const result = (await loaded.json()) as { users: { apikey: string }[] };
-    expect(loaded.status, JSON.stringify(result)).toBe(201);
+    const target = await mockWithRecording(text);
     // The mock made alice a key of its own; the recorded records answer to it, and check finds them spec-true.
-    const again = await check(['--base-url', target.url, '--api-key', result.users[0]?.apikey as string, '--json']);
+    const again = await check(['--base-url', target.url, '--api-key', target.keys.alice as string, '--json']);
     expect(again.code, describeRun(again)).toBe(0);
     const domains = (JSON.parse(again.stdout) as CheckReport).operations.find((o) => o.operation === 'domains.list');
     expect(domains?.calls).toBe(1);

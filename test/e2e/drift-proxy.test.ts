@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DRIFTING_KEY, LEAKED_TOKEN, startDriftingServer } from '../drift/support/drifting-server.js';
+import { mockWithRecording } from '../drift/support/recording-target.js';
 import {
   describeRun,
   type NodeProcess,
@@ -166,6 +167,16 @@ describe('linkgate proxy forwards', () => {
   });
 });
 
+/** `linkgate proxy --upstream <url> --port 0 <flags> -- node --import tsx <program>`, run to its end. */
+const proxyRun = (upstream: string, flags: string[], program: string, env: Record<string, string> = {}) =>
+  runCli(
+    ['proxy', '--upstream', upstream, '--port', '0', ...flags, '--', process.execPath, '--import', 'tsx', program],
+    {
+      env,
+      timeoutMs: 60_000,
+    },
+  );
+
 const CLIENT_PROGRAM = `
 const base = process.env.LINKGATE_BASE_URL;
 const headers = { Authorization: 'Bearer ${DRIFTING_KEY}' };
@@ -183,24 +194,7 @@ describe('linkgate proxy -- <command>', () => {
     const program = writeProgram(CLIENT_PROGRAM);
     const report = join(dir, 'drift.ndjson');
     try {
-      const run = await runCli(
-        [
-          'proxy',
-          '--upstream',
-          server.url,
-          '--port',
-          '0',
-          '--report',
-          report,
-          '--fail-on-drift',
-          '--',
-          process.execPath,
-          '--import',
-          'tsx',
-          program,
-        ],
-        { timeoutMs: 60_000 },
-      );
+      const run = await proxyRun(server.url, ['--report', report, '--fail-on-drift'], program);
       expect(run.code, describeRun(run)).toBe(1);
       expect(run.stdout).toContain('/api/account 200');
       expect(run.stderr).toContain(
@@ -246,44 +240,8 @@ describe('linkgate proxy -- <command>', () => {
     const program = writeProgram(CLIENT_PROGRAM);
     try {
       const [failing, tolerated] = await Promise.all([
-        runCli(
-          [
-            'proxy',
-            '--upstream',
-            server.url,
-            '--port',
-            '0',
-            '--fail-on-drift',
-            '--',
-            process.execPath,
-            '--import',
-            'tsx',
-            program,
-          ],
-          {
-            env: { EXIT_WITH: '3' },
-            timeoutMs: 60_000,
-          },
-        ),
-        runCli(
-          [
-            'proxy',
-            '--upstream',
-            server.url,
-            '--port',
-            '0',
-            '--ignore',
-            'domains.list:data.domains[].id',
-            '--',
-            process.execPath,
-            '--import',
-            'tsx',
-            program,
-          ],
-          {
-            timeoutMs: 60_000,
-          },
-        ),
+        proxyRun(server.url, ['--fail-on-drift'], program, { EXIT_WITH: '3' }),
+        proxyRun(server.url, ['--ignore', 'domains.list:data.domains[].id'], program),
       ]);
       expect(failing.code, describeRun(failing)).toBe(3);
       expect(tolerated.code, describeRun(tolerated)).toBe(0);
@@ -304,43 +262,17 @@ const client = new Linkgate();
 const [domains, pixels, qrs] = [await client.domains.list().toArray(), await client.pixels.list().toArray(), await client.qr.list().toArray()];
 console.log(JSON.stringify({ account: (await client.account.get()).username, domains: domains.map((d) => d.domain).sort(), pixels: pixels.map((p) => p.tag).sort(), qrs: qrs.length }));
 `);
-    const through = await runCli(
-      [
-        'proxy',
-        '--upstream',
-        source.url,
-        '--port',
-        '0',
-        '--record',
-        recording,
-        '--',
-        process.execPath,
-        '--import',
-        'tsx',
-        reader,
-      ],
-      {
-        env: { LINKGATE_API_KEY: alice },
-        timeoutMs: 60_000,
-      },
-    );
+    const through = await proxyRun(source.url, ['--record', recording], reader, { LINKGATE_API_KEY: alice });
     expect(through.code, describeRun(through)).toBe(0);
     const text = readFileSync(recording, 'utf8');
     expect(text).not.toContain(alice);
     expect(through.stdout + through.stderr).not.toContain(alice);
 
-    const target = await startCli(['--seed', 'empty', '--quiet', '--control-token', 'ctl_drift_proxy']);
-    const loaded = await fetch(`${target.url}/__mock/fixture`, {
-      method: 'POST',
-      headers: { Authorization: 'Bearer ctl_drift_proxy', 'Content-Type': 'application/json' },
-      body: text,
-    });
-    const result = (await loaded.json()) as { users: { apikey: string }[] };
-    expect(loaded.status, JSON.stringify(result)).toBe(201);
+    const target = await mockWithRecording(text);
     const again = await runProgram(
       { file: reader },
       {
-        env: { LINKGATE_BASE_URL: target.url, LINKGATE_API_KEY: result.users[0]?.apikey as string },
+        env: { LINKGATE_BASE_URL: target.url, LINKGATE_API_KEY: target.keys.alice as string },
         timeoutMs: 60_000,
       },
     );

@@ -24,7 +24,8 @@ export const DRIFTING_KEY = 'drifting-server-key-0123456789';
 /** A secret the server puts in an unknown field: it must never be printed. */
 export const LEAKED_TOKEN = 'tok_live_s3cr3t_never_print_me';
 
-const page = (key: string, items: unknown[]) => ({
+/** A one-page paged envelope as the spec writes it (`error: "0"`), with `extra` overriding its numbers. */
+export const page = (key: string, items: unknown[], extra: Record<string, unknown> = {}) => ({
   error: '0',
   data: {
     result: items.length,
@@ -33,6 +34,7 @@ const page = (key: string, items: unknown[]) => ({
     nextpage: null,
     maxpage: items.length > 0 ? 1 : 0,
     [key]: items,
+    ...extra,
   },
 });
 
