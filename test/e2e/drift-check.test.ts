@@ -143,6 +143,24 @@ describe('linkgate check against linkgate mock', () => {
   });
 });
 
+describe('linkgate check of the messaging API', () => {
+  it('checks it with an empty send the API refuses (no message leaves), and exits 2 for a refused messaging key', async () => {
+    const messagingKey = 'gw_live_driftcheck0123456789abcdef';
+    const mock = await startCli(['--admin-key', ADMIN_KEY, '--quiet', '--messaging-key', messagingKey]);
+    const flags = ['--base-url', mock.url, '--api-key', ADMIN_KEY, '--messaging-base-url', mock.url];
+    const [right, wrong] = await Promise.all([
+      check([...flags, '--messaging-key', messagingKey, '--json']),
+      check([...flags, '--messaging-key', 'gw_live_notthekey0123456789abcdefgh']),
+    ]);
+    expect(right.code, describeRun(right)).toBe(0);
+    const send = (JSON.parse(right.stdout) as CheckReport).operations.find((o) => o.operation === 'messages.send');
+    expect(send).toEqual({ operation: 'messages.send', calls: 1, matched: 1, differences: [] });
+    expect(wrong.code, describeRun(wrong)).toBe(2);
+    expect(wrong.stderr).toContain('The messaging API refused the key (HTTP 401); check --messaging-key');
+    expect(wrong.stderr + wrong.stdout).not.toContain('gw_live_notthekey');
+  });
+});
+
 describe('linkgate check against a drifting server', () => {
   it('reports every planted difference with its field path, and exits 1', async () => {
     const server = await startDriftingServer('drift');

@@ -167,6 +167,22 @@ describe('linkgate proxy forwards', () => {
   });
 });
 
+describe('linkgate proxy with a 10 MB answer', () => {
+  it('forwards it whole and reports it as too large to check', async () => {
+    const huge = await startDriftingServer('huge');
+    const proxy = await startProxy(['--upstream', huge.url]);
+    try {
+      const answer = await raw(proxy.url, '/api/account', { Authorization: `Bearer ${DRIFTING_KEY}` });
+      expect(answer.body.length).toBe(10 * 1_048_576 + 2);
+      await proxy.printed(
+        /drift response account\.get GET \/api\/account \(body\): expected an answer the checker can read, seen too large to check/,
+      );
+    } finally {
+      await huge.close();
+    }
+  });
+});
+
 /** `linkgate proxy --upstream <url> --port 0 <flags> -- node --import tsx <program>`, run to its end. */
 const proxyRun = (upstream: string, flags: string[], program: string, env: Record<string, string> = {}) =>
   runCli(
