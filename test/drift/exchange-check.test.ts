@@ -165,6 +165,19 @@ describe('findings: secrets and --ignore', () => {
     expect(hide('Bearer k3y-of-the-user in a message')).toBe(`Bearer ${HIDDEN} in a message`);
   });
 
+  it('hides a password the app sent, even where it breaks a rule', () => {
+    const [finding] = checkExchange(
+      exchange({
+        method: 'PUT',
+        url: '/api/account/update',
+        sent: { password: 'abc' },
+        json: { error: 0, message: 'ok' },
+      }),
+    ).findings;
+    expect(finding).toMatchObject({ side: 'request', field: 'password', seen: '"abc"' });
+    expect(scrubFinding(finding!, (t) => t)).toMatchObject({ field: 'password', seen: HIDDEN });
+  });
+
   it('silences an operation, or one field of it on every record, and refuses an unknown operation id', () => {
     const finding = checkExchange(
       exchange({ url: '/api/domains', json: page('domains', [{ id: '1', domain: 'https://d.example' }]) }),

@@ -112,6 +112,20 @@ describe('linkgate check against linkgate mock', () => {
     );
   });
 
+  it("keeps every user's key out of an admin's recording and report (the users list carries them), and leaves admins out", async () => {
+    const source = await startCli(['--admin-key', ADMIN_KEY, '--quiet']);
+    const keys = keysOf(source);
+    const file = join(dir, 'admin.json');
+    const run = await check(['--base-url', source.url, '--api-key', ADMIN_KEY, '--write', '--record', file, '--json']);
+    expect(run.code, describeRun(run)).toBe(0);
+    const text = readFileSync(file, 'utf8');
+    expect(Object.keys(keys)).toEqual(['admin', 'alice', 'bob_smith']);
+    for (const key of Object.values(keys)) expect(text + run.stdout + run.stderr).not.toContain(key);
+    const recording = JSON.parse(text) as { users: { username: string }[] };
+    expect(recording.users.map((u) => u.username)).toEqual(['alice', 'bob_smith']);
+    expect(text).not.toMatch(/password|apikey|lgchk_/);
+  });
+
   it('writes a recording (--record) that POST /__mock/fixture loads, without any key or password in it or the output', async () => {
     const source = await startCli(['--admin-key', ADMIN_KEY, '--quiet']);
     const keys = keysOf(source);
