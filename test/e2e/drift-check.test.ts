@@ -33,7 +33,7 @@ async function closedPort(): Promise<number> {
 
 const check = (args: string[], timeoutMs = 90_000) => runCli(['check', ...args], { timeoutMs });
 
-describe('linkgate check against linkgate mock', () => {
+describe('linkgate check against linkgate mock', { timeout: 120_000 }, () => {
   it('finds nothing to report on the plain mock, for a user key and an admin key with --write, and names no variant', async () => {
     const mock = await startCli(['--admin-key', ADMIN_KEY, '--quiet']);
     const alice = keysOf(mock).alice as string;
@@ -157,7 +157,7 @@ describe('linkgate check against linkgate mock', () => {
   });
 });
 
-describe('linkgate check of the messaging API', () => {
+describe('linkgate check of the messaging API', { timeout: 120_000 }, () => {
   it('checks it with an empty send the API refuses (no message leaves), and exits 2 for a refused messaging key', async () => {
     const messagingKey = 'gw_live_driftcheck0123456789abcdef';
     const mock = await startCli(['--admin-key', ADMIN_KEY, '--quiet', '--messaging-key', messagingKey]);
@@ -175,7 +175,7 @@ describe('linkgate check of the messaging API', () => {
   });
 });
 
-describe('linkgate check against a drifting server', () => {
+describe('linkgate check against a drifting server', { timeout: 120_000 }, () => {
   it('reports every planted difference with its field path, and exits 1', async () => {
     const server = await startDriftingServer('drift');
     try {
@@ -235,7 +235,9 @@ describe('linkgate check against a drifting server', () => {
   });
 });
 
-describe('linkgate check when the deployment cannot be checked (exit 2, a sentence, no stack trace)', () => {
+describe('linkgate check when the deployment cannot be checked (exit 2, a sentence, no stack trace)', {
+  timeout: 120_000,
+}, () => {
   const cannotRun = (run: Awaited<ReturnType<typeof check>>, message: RegExp) => {
     expect(run.code, describeRun(run)).toBe(2);
     expect(run.stderr).toMatch(message);
