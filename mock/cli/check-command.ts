@@ -31,6 +31,7 @@ Options:
   --timeout <s>               seconds to wait for each answer              (default 10)
   --max-body <MB>             largest answer read                          (default 5)
   --max-pages <n>             pages read per list                          (default 10)
+  --page-size <n>             records per page (limit), to walk the pages  (default the deployment's)
   --max-wait <s>              longest wait for the rate window to reopen   (default 65)
   -h, --help                  show this help
 
@@ -49,6 +50,7 @@ const FLAGS = {
   timeout: { type: 'string' },
   'max-body': { type: 'string' },
   'max-pages': { type: 'string' },
+  'page-size': { type: 'string' },
   'max-wait': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -120,6 +122,9 @@ export async function runCheck(argv: string[], io: DriftIo): Promise<number> {
       maxBodyBytes: readPositive('max-body', flags['max-body'], 5, 'megabytes') * 1_048_576,
       maxPages: Math.floor(readPositive('max-pages', flags['max-pages'], 10, 'pages')),
       maxWaitMs: readPositive('max-wait', flags['max-wait'], 65, 'seconds') * 1000,
+      ...(flags['page-size'] !== undefined && {
+        pageSize: Math.floor(readPositive('page-size', flags['page-size'], 15, 'records')),
+      }),
     };
     const tally = new DriftTally();
     let tour: TourResult;

@@ -16,6 +16,8 @@ export interface TourOptions extends CallLimits {
   write: boolean;
   /** Pages read per list at most. */
   maxPages: number;
+  /** Records per page (`limit`), or undefined for the deployment's default. */
+  pageSize?: number;
   /** Longest wait for a rate window to reopen before giving up. */
   maxWaitMs: number;
   /** Called with each exchange and its verdict as the tour goes. */
@@ -88,7 +90,7 @@ export async function tourDeployment(options: TourOptions): Promise<TourResult> 
   result.records.account = account.json.data as Json | undefined;
 
   for (const [id, table] of LISTS) {
-    const rows = await readPages(call, id, options.maxPages);
+    const rows = await readPages(call, id, options.maxPages, options.pageSize);
     if (table) result.records[table].push(...rows);
   }
   for (const qr of result.records.qrs.slice(0, DETAILS_PER_LIST)) await call('qr.get', { id: String(qr.id) });
@@ -117,11 +119,14 @@ type Call = (
 ) => Promise<{ exchange: Exchange; json: Json | undefined }>;
 
 /** Reads a list page after page while `nextpage` says there is one, up to `maxPages`. */
-async function readPages(call: Call, id: string, maxPages: number): Promise<Json[]> {
+async function readPages(call: Call, id: string, maxPages: number, pageSize: number | undefined): Promise<Json[]> {
   const rows: Json[] = [];
   let page = 1;
   for (let read = 0; read < maxPages; read++) {
-    const { json } = await call(id, {}, page === 1 ? '' : `?page=${page}`);
+    const query = new URLSearchParams();
+    if (pageSize !== undefined) query.set('limit', String(pageSize));
+    if (page > 1) query.set('page', String(page));
+    const { json } = await call(id, {}, query.size > 0 ? `?${query}` : '');
     const data = json?.data as Json | undefined;
     if (!isSuccess(json) || !data) break;
     const items = Object.values(data).find(Array.isArray) as Json[] | undefined;

@@ -81,6 +81,31 @@ describe('linkgate check against linkgate mock', { timeout: 120_000 }, () => {
     expect(((await left.json()) as { data: { result: number } }).data.result).toBe(0);
   });
 
+  it('walks every page of every list (--page-size 1), checking the paging numbers of each', async () => {
+    const mock = await startCli(['--admin-key', ADMIN_KEY, '--quiet']);
+    const run = await check([
+      '--base-url',
+      mock.url,
+      '--api-key',
+      keysOf(mock).alice as string,
+      '--page-size',
+      '1',
+      '--json',
+    ]);
+    expect(run.code, describeRun(run)).toBe(0);
+    const calls = Object.fromEntries(
+      (JSON.parse(run.stdout) as CheckReport).operations.map((o) => [o.operation, o.calls]),
+    );
+    // alice owns 2 domains, 2 splash pages, 2 overlays, 3 pixels and 3 QR codes: one call per page.
+    expect(calls).toMatchObject({
+      'domains.list': 2,
+      'splash.list': 2,
+      'overlays.list': 2,
+      'pixels.list': 3,
+      'qr.list': 3,
+    });
+  });
+
   it('names each --variant of the mock as the one that reproduces it', async () => {
     const variants = [
       ['overlayCollection', []],
