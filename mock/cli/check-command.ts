@@ -198,7 +198,8 @@ function cannotRun(message: string, io: DriftIo, hide: (t: string) => string, js
 }
 
 function usageFailure(error: unknown, io: DriftIo, hide: (t: string) => string = (t) => t): number {
-  if (!(error instanceof DriftUsageError)) throw error;
+  // Anything else is a failure of the check itself: still a sentence and exit 2, never mistaken for drift (1).
+  if (!(error instanceof DriftUsageError)) return cannotRun(`the check failed: ${(error as Error).message}`, io, hide);
   io.err(hide(`linkgate check: ${error.message}\nRun "linkgate check --help" for usage.\n`));
   return 2;
 }

@@ -131,7 +131,8 @@ export async function runProxy(argv: string[], io: DriftIo, signals: NodeJS.Even
     `linkgate proxy listening on ${proxy.url}, forwarding to ${upstream.origin}${upstream.pathname.replace(/\/$/, '')}`,
   );
 
-  const commandStatus = command.length > 0 ? await runCommand(command, proxy.url, io) : await untilSignal(signals);
+  const commandStatus =
+    command.length > 0 ? await runCommand(command, proxy.url, io, signals) : await untilSignal(signals);
   await proxy.close();
   const summary = tally.summary();
   const drifted = !summary.ok;
@@ -158,20 +159,33 @@ export async function runProxy(argv: string[], io: DriftIo, signals: NodeJS.Even
   return flags['fail-on-drift'] && drifted ? 1 : 0;
 }
 
-/** Runs the command with the proxy's URL in LINKGATE_BASE_URL; resolves with its exit status (128 + n on a signal). */
-function runCommand(command: string[], url: string, io: DriftIo): Promise<number> {
+/**
+ * Runs the command with the proxy's URL in LINKGATE_BASE_URL; resolves with its exit status (128 + n on a signal).
+ * The proxy outlives the command, so the summary is printed however it ends: SIGTERM is passed on to it, and Ctrl+C,
+ * which the terminal sends to both, is left to the command.
+ */
+function runCommand(command: string[], url: string, io: DriftIo, signals: NodeJS.EventEmitter): Promise<number> {
   return new Promise((resolve) => {
     const child = spawn(command[0] as string, command.slice(1), {
       stdio: 'inherit',
       env: { ...io.env, LINKGATE_BASE_URL: url },
     });
+    const passOn = () => child.kill('SIGTERM');
+    const leaveToCommand = () => {};
+    signals.on('SIGTERM', passOn);
+    signals.on('SIGINT', leaveToCommand);
+    const done = (status: number) => {
+      signals.off('SIGTERM', passOn);
+      signals.off('SIGINT', leaveToCommand);
+      resolve(status);
+    };
     child.on('error', (error: NodeJS.ErrnoException) => {
       io.err(
         `linkgate proxy: could not run "${command[0]}" (${error.code ?? error.message}); is it installed and on PATH?\n`,
       );
-      resolve(127);
+      done(127);
     });
-    child.on('exit', (code, signal) => resolve(code ?? (signal === 'SIGINT' ? 130 : 143)));
+    child.on('exit', (code, signal) => done(code ?? (signal === 'SIGINT' ? 130 : 143)));
   });
 }
 

@@ -268,6 +268,35 @@ describe('linkgate proxy -- <command>', { timeout: 120_000 }, () => {
     }
   });
 
+  it('passes SIGTERM on to the command, then prints its summary and exits with the status the signal gave', async () => {
+    const mock = await startCli(['--admin-key', ADMIN_KEY, '--quiet']);
+    const waiting = writeProgram(`
+await fetch(process.env.LINKGATE_BASE_URL + '/api/account', { headers: { Authorization: 'Bearer ${ADMIN_KEY}' } });
+console.log('called, now waiting');
+setTimeout(() => {}, 60_000);
+`);
+    const proxy = spawnNode([
+      'mock/cli.ts',
+      'proxy',
+      '--upstream',
+      mock.url,
+      '--port',
+      '0',
+      '--',
+      process.execPath,
+      '--import',
+      'tsx',
+      waiting,
+    ]);
+    await proxy.printed(/called, now waiting/);
+    proxy.child.kill('SIGTERM');
+    const { code } = await proxy.exited;
+    expect(code, proxy.out() + proxy.err()).toBe(143);
+    expect(proxy.err()).toMatch(
+      /linkgate proxy summary\noperation\s+calls\s+matched\s+differences\naccount\.get\s+1\s+1\s+none/,
+    );
+  });
+
   it('records what the SDK read (--record) as a fixture the mock loads, and the SDK reads it back from the mock', async () => {
     const source = await startCli(['--admin-key', ADMIN_KEY, '--quiet']);
     const alice = /^ {4}alice\s+(\S+)/m.exec(source.out())?.[1] as string;
