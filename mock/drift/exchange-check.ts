@@ -54,7 +54,8 @@ export function checkExchange(exchange: Exchange): ExchangeVerdict {
   const note = (side: Side, operation: string) => (f: Omit<Finding, 'side' | 'operation' | 'method' | 'path'>) =>
     findings.push({ side, operation, method: exchange.method, path: url.pathname, ...f });
   if (!entry) {
-    if (isApiPath(url.pathname)) {
+    // A browser's CORS preflight (OPTIONS) is no call of the API: it is forwarded, not judged.
+    if (isApiPath(url.pathname) && exchange.method !== 'OPTIONS') {
       note(
         'request',
         'unknown',

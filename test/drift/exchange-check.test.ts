@@ -152,6 +152,8 @@ describe('checkExchange: requests', () => {
       'request GET /api/links: an operation of the table / no operation has this method and path',
     ]);
     expect(checkExchange(exchange({ url: '/__mock/reset', json: {} })).findings).toEqual([]);
+    // A browser app's CORS preflight is forwarded, not judged.
+    expect(checkExchange(exchange({ method: 'OPTIONS', url: '/api/domains', responseBody: '' })).findings).toEqual([]);
   });
 });
 
