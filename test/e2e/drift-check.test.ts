@@ -2,11 +2,11 @@
 // --variant), a drifting server with planted differences, and deployments that cannot be checked. Asserts exit codes,
 // the --json report, that the variant is named, that nothing is reported on the plain mock, and that no key leaks.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CheckReport } from '../../mock/cli/check-command.js';
+import { closedPort } from '../drift/support/closed-port.js';
 import { DRIFTING_KEY, LEAKED_TOKEN, PLANTED, startDriftingServer } from '../drift/support/drifting-server.js';
 import { mockWithRecording } from '../drift/support/recording-target.js';
 import { type CliServer, describeRun, runCli, startCli } from './support/processes.js';
@@ -20,15 +20,6 @@ function keysOf(server: CliServer): Record<string, string> {
   return Object.fromEntries(
     [...server.out().matchAll(/^ {4}(\w+)\s+(\S+)\s+(?:\(admin\)|owns|no data)/gm)].map((m) => [m[1], m[2]]),
   );
-}
-
-/** A loopback port nothing listens on: taken from the system, then let go. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 const check = (args: string[], timeoutMs = 90_000) => runCli(['check', ...args], { timeoutMs });

@@ -3,10 +3,10 @@
 // bytes forwarded, the findings (side, path) on the console and in the NDJSON report, exit codes, and no key anywhere.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, request } from 'node:http';
-import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { closedPort } from '../drift/support/closed-port.js';
 import { DRIFTING_KEY, LEAKED_TOKEN, startDriftingServer } from '../drift/support/drifting-server.js';
 import { mockWithRecording } from '../drift/support/recording-target.js';
 import {
@@ -67,14 +67,6 @@ const stable = (headers: string[]) =>
   headers
     .map((h, i) => (i % 2 === 0 ? `${h}: ${headers[i + 1]}` : undefined))
     .filter((h): h is string => h !== undefined && !/^(date|x-ratelimit-remaining|connection|keep-alive):/i.test(h));
-
-async function closedPort(): Promise<number> {
-  const server = createNetServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 describe('linkgate proxy forwards', { timeout: 120_000 }, () => {
   it('every answer unchanged: status, header names and order, and bytes (JSON, a PNG, a create), and reports nothing on the mock', async () => {
