@@ -13,7 +13,7 @@ const under = (...folders: string[]) => folders.map((folder) => `${folder}/**/*.
  */
 export const PROJECTS = {
   /** In-process: the SDK against the mock, the mock, the webhook toolkit, the CLI's flags. The loop to run while coding. */
-  unit: under('test/sdk', 'test/webhooks', 'test/mock', 'test/architecture'),
+  unit: under('test/sdk', 'test/webhooks', 'test/mock', 'test/architecture', 'test/drift'),
   /** What users read, run as written: the README, the guides' numbers, the OpenAPI document, the examples. */
   docs: [...under('test/docs', 'test/readme', 'test/examples'), 'examples/**/*.test.ts'],
   /** Each user program and the CLI's server in its own `node` process, over loopback; the reliability suite at CI size. */

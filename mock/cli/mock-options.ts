@@ -13,6 +13,8 @@ import { ManualClock } from '../shared/manual-clock.js';
 /** `linkgate mock --help`. */
 export const MOCK_HELP = `Usage: linkgate mock [options]
        linkgate trigger <event> --to <url> --secret <secret>   (linkgate trigger --help)
+       linkgate check --base-url <url> --api-key <key>         (linkgate check --help)
+       linkgate proxy --upstream <url> [-- <command>]          (linkgate proxy --help)
 
 Serves a stateful reference backend of the management API (/api/...) and the messaging gateway over HTTP,
 with CORS for browser apps. Data lives in memory and is gone when the server stops.
@@ -99,8 +101,8 @@ export function readMockOptions(argv: string[]): MockCliOptions | 'help' {
   if (command !== 'mock') {
     throw new MockUsageError(
       command === undefined
-        ? 'No command given; the commands are "mock" and "trigger".'
-        : `Unknown command "${command}"; the commands are "mock" and "trigger".`,
+        ? 'No command given; the commands are "mock", "trigger", "check" and "proxy".'
+        : `Unknown command "${command}"; the commands are "mock", "trigger", "check" and "proxy".`,
     );
   }
   if (extra.length > 0) throw new MockUsageError(`Unexpected argument "${extra[0]}"; options start with --.`);

@@ -191,8 +191,8 @@ describe('linkgate mock refuses a wrong command line, naming the flag and its ru
     [['mock', '--device', 'auto'], '--device "auto": a device id must not be "auto"'],
     [['mock', '--device', 'p1', '--device', 'p1'], '--device "p1": a device id is already taken by another device.'],
     [['mock', 'extra'], 'Unexpected argument "extra"; options start with --.'],
-    [['--port', '1'], 'No command given; the commands are "mock" and "trigger".'],
-    [['serve'], 'Unknown command "serve"; the commands are "mock" and "trigger".'],
+    [['--port', '1'], 'No command given; the commands are "mock", "trigger", "check" and "proxy".'],
+    [['serve'], 'Unknown command "serve"; the commands are "mock", "trigger", "check" and "proxy".'],
   ])('%j', (args, message) => {
     expect(refusal(args)).toContain(message);
   });

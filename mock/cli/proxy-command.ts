@@ -1,0 +1,241 @@
+// `linkgate proxy`: sits between an app and a deployment, forwards every exchange unchanged and checks it in both
+// directions against the operation table: one line per finding, an NDJSON report, a summary at exit, and a command
+// (an app's test suite) run through it with LINKGATE_BASE_URL pointing at the proxy.
+import { spawn } from 'node:child_process';
+import { closeSync, openSync, writeFileSync, writeSync } from 'node:fs';
+import { checkingProxyListenError, startCheckingProxy } from '../drift/checking-proxy.js';
+import { DriftUsageError, readFlags, readIgnores, readPositive, readUrl } from '../drift/drift-options.js';
+import { DriftTally, formatTally } from '../drift/drift-tally.js';
+import { checkExchange, type Exchange } from '../drift/exchange-check.js';
+import { formatFinding, isIgnored, scrubFinding, secretHider } from '../drift/findings.js';
+import { buildRecording, type ObservedRecords } from '../drift/recording.js';
+import type { DriftIo } from './check-command.js';
+
+/** `linkgate proxy --help`. */
+export const PROXY_HELP = `Usage: linkgate proxy --upstream <url> [options] [-- <command> [args...]]
+
+Forwards every request to the upstream deployment unchanged (streamed; same status, headers and bytes back) and
+checks each exchange against linkgate's operation table in both directions: a request the table would refuse, an
+answer that differs from it. One line per finding, a summary at exit.
+
+With "-- <command>", runs the command (e.g. your app's test suite) with LINKGATE_BASE_URL set to the proxy, stops
+when it ends and exits with its status.
+
+Options:
+  --upstream <url>         the deployment to forward to (required)
+  --port <n>               port to listen on, 0 for any free one          (default 4011)
+  --host <addr>            interface to listen on                         (default 127.0.0.1)
+  --report <file>          write every finding, and the summary, as NDJSON
+  --ignore <op[:field]>    silence an operation or one field (qr.list:data.qrs[].scans); repeatable
+  --fail-on-drift          exit 1 when anything drifted (after the command's own failure)
+  --record <file>          write the records the answers showed as a fixture for linkgate mock
+  --max-body <MB>          bytes of each body checked; larger ones pass unchecked  (default 5)
+  -h, --help               show this help
+`;
+
+const FLAGS = {
+  upstream: { type: 'string' },
+  port: { type: 'string' },
+  host: { type: 'string' },
+  report: { type: 'string' },
+  ignore: { type: 'string', multiple: true },
+  'fail-on-drift': { type: 'boolean' },
+  record: { type: 'string' },
+  'max-body': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+type Json = Record<string, unknown>;
+
+/** Runs `linkgate proxy <argv>`; resolves with the exit code once the command ends or a signal stops the proxy. */
+export async function runProxy(argv: string[], io: DriftIo, signals: NodeJS.EventEmitter = process): Promise<number> {
+  const split = argv.indexOf('--');
+  const command = split < 0 ? [] : argv.slice(split + 1);
+  let flags: ReturnType<typeof readFlags<typeof FLAGS>>;
+  try {
+    flags = readFlags(split < 0 ? argv : argv.slice(0, split), FLAGS);
+    if (flags.help) {
+      io.out(PROXY_HELP);
+      return 0;
+    }
+    if (split >= 0 && command.length === 0) throw new DriftUsageError('"--" must be followed by a command to run.');
+  } catch (error) {
+    return usageFailure(error, io);
+  }
+  let upstream: URL;
+  let port: number;
+  let ignores: ReturnType<typeof readIgnores>;
+  let maxCheckedBytes: number;
+  try {
+    upstream = readUrl('upstream', flags.upstream, true);
+    port = readPort(flags.port);
+    ignores = readIgnores(flags.ignore);
+    maxCheckedBytes = readPositive('max-body', flags['max-body'], 5, 'megabytes') * 1_048_576;
+  } catch (error) {
+    return usageFailure(error, io);
+  }
+  const host = flags.host ?? '127.0.0.1';
+  // Keys seen on the wire are hidden everywhere the proxy writes.
+  const secrets = new Set<string>();
+  const hide = (text: string) => secretHider([...secrets])(text);
+  const report = flags.report === undefined ? undefined : openSync(flags.report, 'w');
+  const writeReport = (entry: Json) => {
+    if (report !== undefined) writeSync(report, `${hide(JSON.stringify(entry))}\n`);
+  };
+  const log = (line: string) => (command.length > 0 ? io.err : io.out)(`${hide(line)}\n`);
+  const tally = new DriftTally();
+  const records: ObservedRecords = {
+    account: undefined,
+    users: [],
+    domains: [],
+    pixels: [],
+    qrs: [],
+    adminUsernames: [],
+  };
+  let upstreamErrors = 0;
+  // An answered plans list means an admin's key went through: its records belong to the mock's admin.
+  let adminSeen = false;
+
+  let proxy: Awaited<ReturnType<typeof startCheckingProxy>>;
+  try {
+    proxy = await startCheckingProxy({
+      upstream,
+      host,
+      port,
+      maxCheckedBytes,
+      onExchange: (exchange) => {
+        const auth = Object.entries(exchange.requestHeaders).find(([k]) => k.toLowerCase() === 'authorization')?.[1];
+        const key = auth?.replace(/^Bearer\s+/i, '');
+        if (key) secrets.add(key);
+        const verdict = checkExchange(exchange);
+        const findings = verdict.findings.map((f) => scrubFinding(f, hide)).filter((f) => !isIgnored(f, ignores));
+        tally.add(verdict, findings);
+        for (const f of findings) {
+          log(`linkgate proxy: ${formatFinding(f)}`);
+          writeReport({ type: 'finding', time: new Date().toISOString(), ...f });
+        }
+        if (flags.record !== undefined && collect(records, verdict.operation, exchange)) adminSeen = true;
+      },
+      onUpstreamError: (method, path, message) => {
+        upstreamErrors++;
+        log(`linkgate proxy: upstream ${method} ${path}: ${message}`);
+        writeReport({ type: 'upstream-error', time: new Date().toISOString(), method, path, message });
+      },
+    });
+  } catch (error) {
+    if (report !== undefined) closeSync(report);
+    io.err(`linkgate proxy: ${checkingProxyListenError(error, host, port)}\n`);
+    return 2;
+  }
+  log(
+    `linkgate proxy listening on ${proxy.url}, forwarding to ${upstream.origin}${upstream.pathname.replace(/\/$/, '')}`,
+  );
+
+  const commandStatus =
+    command.length > 0 ? await runCommand(command, proxy.url, io, signals) : await untilSignal(signals);
+  await proxy.close();
+  const summary = tally.summary();
+  const drifted = !summary.ok;
+  writeReport({ type: 'summary', ...summary, upstreamErrors });
+  if (report !== undefined) closeSync(report);
+  if (flags.record !== undefined) {
+    writeFileSync(flags.record, hide(`${JSON.stringify(buildRecording(records, adminSeen), null, 2)}\n`));
+  }
+  const lines = [
+    '',
+    'linkgate proxy summary',
+    summary.operations.length === 0
+      ? 'No exchange of the APIs went through the proxy.\n'
+      : formatTally(summary.operations),
+    ...(summary.variants.length > 0
+      ? [`Production variants matched: ${summary.variants.join(', ')} (${summary.reproduce})`]
+      : []),
+    ...(upstreamErrors > 0 ? [`Upstream errors: ${upstreamErrors}`] : []),
+    drifted ? 'Drift found.' : 'No drift found.',
+    '',
+  ];
+  log(lines.join('\n'));
+  if (typeof commandStatus === 'number' && commandStatus !== 0) return commandStatus;
+  return flags['fail-on-drift'] && drifted ? 1 : 0;
+}
+
+/**
+ * Runs the command with the proxy's URL in LINKGATE_BASE_URL; resolves with its exit status (128 + n on a signal).
+ * The proxy outlives the command, so the summary is printed however it ends: SIGTERM is passed on to it, and Ctrl+C,
+ * which the terminal sends to both, is left to the command.
+ */
+function runCommand(command: string[], url: string, io: DriftIo, signals: NodeJS.EventEmitter): Promise<number> {
+  return new Promise((resolve) => {
+    const child = spawn(command[0] as string, command.slice(1), {
+      stdio: 'inherit',
+      env: { ...io.env, LINKGATE_BASE_URL: url },
+    });
+    const passOn = () => child.kill('SIGTERM');
+    const leaveToCommand = () => {};
+    signals.on('SIGTERM', passOn);
+    signals.on('SIGINT', leaveToCommand);
+    const done = (status: number) => {
+      signals.off('SIGTERM', passOn);
+      signals.off('SIGINT', leaveToCommand);
+      resolve(status);
+    };
+    child.on('error', (error: NodeJS.ErrnoException) => {
+      io.err(
+        `linkgate proxy: could not run "${command[0]}" (${error.code ?? error.message}); is it installed and on PATH?\n`,
+      );
+      done(127);
+    });
+    child.on('exit', (code, signal) => done(code ?? (signal === 'SIGINT' ? 130 : 143)));
+  });
+}
+
+/** Resolves on SIGINT or SIGTERM: the proxy alone runs until stopped. */
+function untilSignal(signals: NodeJS.EventEmitter): Promise<undefined> {
+  return new Promise((resolve) => {
+    const stop = () => {
+      signals.off('SIGINT', stop);
+      signals.off('SIGTERM', stop);
+      resolve(undefined);
+    };
+    signals.on('SIGINT', stop);
+    signals.on('SIGTERM', stop);
+  });
+}
+
+/** Keeps the records an answer showed, for --record; true when the answer shows an admin's key (plans answered). */
+function collect(records: ObservedRecords, operation: string, exchange: Exchange): boolean {
+  let json: Json;
+  try {
+    json = JSON.parse(exchange.responseBody ?? '') as Json;
+  } catch {
+    return false;
+  }
+  if (json.error !== 0 && json.error !== '0') return false;
+  const data = json.data as Json | Json[] | undefined;
+  const items = (key: string) => ((data as Json | undefined)?.[key] as Json[] | undefined) ?? [];
+  if (operation === 'account.get' && data && !Array.isArray(data)) records.account = data;
+  if (operation === 'users.list' && Array.isArray(data)) {
+    const admins = new URL(exchange.url, 'http://proxy.invalid').searchParams.get('filter') === 'admin';
+    if (admins) records.adminUsernames.push(...data.map((u) => String(u.username)));
+    else records.users.push(...data);
+  }
+  if (operation === 'domains.list') records.domains.push(...items('domains'));
+  if (operation === 'pixels.list') records.pixels.push(...items('pixels'));
+  if (operation === 'qr.list') records.qrs.push(...items('qrs'));
+  return operation === 'plans.list';
+}
+
+function readPort(value: string | undefined): number {
+  if (value === undefined) return 4011;
+  const port = /^\d{1,5}$/.test(value) ? Number(value) : Number.NaN;
+  if (!(port >= 0 && port <= 65535)) {
+    throw new DriftUsageError(`--port must be a whole number from 0 to 65535 (0 picks a free port); got "${value}".`);
+  }
+  return port;
+}
+
+function usageFailure(error: unknown, io: DriftIo): number {
+  if (!(error instanceof DriftUsageError)) throw error;
+  io.err(`linkgate proxy: ${error.message}\nRun "linkgate proxy --help" for usage.\n`);
+  return 2;
+}
