@@ -5,11 +5,12 @@ import { type MockServer, startMockServer } from './adapters/node-server.js';
 import { describeCaller, formatRequestLine, type RequestLogEntry } from './adapters/request-log.js';
 import { formatBanner } from './cli/mock-banner.js';
 import { MOCK_HELP, MockUsageError, readMockOptions } from './cli/mock-options.js';
-import { runTrigger } from './cli/trigger-command.js';
 
 async function main(argv: string[]): Promise<void> {
   // `trigger` has flags of its own; the mock's parser never sees them.
   if (argv[0] === 'trigger') {
+    // Loaded only here: the server's start-up does not pay for it (issue 23).
+    const { runTrigger } = await import('./cli/trigger-command.js');
     const write = (stream: NodeJS.WriteStream) => (text: string) => void stream.write(text);
     process.exitCode = await runTrigger(argv.slice(1), {
       out: write(process.stdout),
