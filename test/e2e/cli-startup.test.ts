@@ -3,6 +3,7 @@
 // bench/mock-server.bench.ts against a bare node:http script: a test cannot hold a time on a shared machine.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import module from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -68,33 +69,41 @@ async function startBuiltCli(
 const asAdmin = { authorization: `Bearer ${ADMIN_KEY}` };
 
 describe('linkgate as published (dist/cli.js and its chunks)', () => {
-  it('answers its first request without loading fetch (undici), zlib, the trigger command or qrcode', async () => {
-    const server = await startBuiltCli(['--import', join(dir, 'report-loaded.mjs')]);
-    const { status } = await fetch(`${server.url}/api/account`, { headers: asAdmin });
-    const run = await server.stop();
-    expect(status, run.stderr).toBe(200);
-    expect(run.code).toBe(0);
-    const loaded = JSON.parse(/^LOADED (.*)$/m.exec(run.stderr)![1]!) as { builtins: string[]; files: string[] };
-    // Importing node:http as an ES module runs every getter of its namespace, undici's and zlib's among them.
-    expect(loaded.builtins.filter((m) => /undici|zlib/.test(m))).toEqual([]);
-    // Both are split out of the CLI's start-up into chunks of their own, which the build must have made.
-    const chunks = readdirSync(join(dir, 'dist', 'cli-chunks'));
-    const lazy = chunks.filter((f) => /^(trigger-command|qrcode)-/.test(f));
-    expect(lazy).toHaveLength(2);
-    expect(loaded.files.some((url) => /\/cli-chunks\/cli-\w+\.js$/.test(url))).toBe(true); // the hook sees chunks
-    expect(loaded.files.filter((url) => lazy.some((f) => url.endsWith(`/${f}`)))).toEqual([]);
-  });
+  // process.getBuiltinModule came in Node 22.3 (before it, the CLI imports node:http); module.registerHooks in 22.15.
+  const hasGetBuiltin = typeof process.getBuiltinModule === 'function' && 'registerHooks' in module;
+  it.runIf(hasGetBuiltin)(
+    'answers its first request without loading fetch (undici), zlib, the trigger command or qrcode',
+    async () => {
+      const server = await startBuiltCli(['--import', join(dir, 'report-loaded.mjs')]);
+      const { status } = await fetch(`${server.url}/api/account`, { headers: asAdmin });
+      const run = await server.stop();
+      expect(status, run.stderr).toBe(200);
+      expect(run.code).toBe(0);
+      const loaded = JSON.parse(/^LOADED (.*)$/m.exec(run.stderr)![1]!) as { builtins: string[]; files: string[] };
+      // Importing node:http as an ES module runs every getter of its namespace, undici's and zlib's among them.
+      expect(loaded.builtins.filter((m) => /undici|zlib/.test(m))).toEqual([]);
+      // Both are split out of the CLI's start-up into chunks of their own, which the build must have made.
+      const chunks = readdirSync(join(dir, 'dist', 'cli-chunks'));
+      const lazy = chunks.filter((f) => /^(trigger-command|qrcode)-/.test(f));
+      expect(lazy).toHaveLength(2);
+      expect(loaded.files.some((url) => /\/cli-chunks\/cli-\w+\.js$/.test(url))).toBe(true); // the hook sees chunks
+      expect(loaded.files.filter((url) => lazy.some((f) => url.endsWith(`/${f}`)))).toEqual([]);
+    },
+  );
 
-  it("leaves its compiled code in Node's compile cache, under the temp folder by default", async () => {
-    const temp = mkdtempSync(join(dir, 'tmp-'));
-    const server = await startBuiltCli([], { TMPDIR: temp });
-    const { status } = await fetch(`${server.url}/api/account`, { headers: asAdmin });
-    const run = await server.stop();
-    expect(status, run.stderr).toBe(200);
-    // Written at exit; the next start reads the CLI's code from here instead of compiling it.
-    const cache = join(temp, 'node-compile-cache');
-    expect(existsSync(cache) && readdirSync(cache, { recursive: true }).length > 0).toBe(true);
-  });
+  it.runIf('enableCompileCache' in module)(
+    "leaves its compiled code in Node's compile cache, under the temp folder by default",
+    async () => {
+      const temp = mkdtempSync(join(dir, 'tmp-'));
+      const server = await startBuiltCli([], { TMPDIR: temp });
+      const { status } = await fetch(`${server.url}/api/account`, { headers: asAdmin });
+      const run = await server.stop();
+      expect(status, run.stderr).toBe(200);
+      // Written at exit; the next start reads the CLI's code from here instead of compiling it.
+      const cache = join(temp, 'node-compile-cache');
+      expect(existsSync(cache) && readdirSync(cache, { recursive: true }).length > 0).toBe(true);
+    },
+  );
 
   it('loads qrcode when asked for a QR image', async () => {
     const server = await startBuiltCli();
