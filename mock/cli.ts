@@ -3,17 +3,20 @@
 import { BatchedLineWriter, clockTime } from './adapters/line-writer.js';
 import { type MockServer, startMockServer } from './adapters/node-server.js';
 import { describeCaller, formatRequestLine, type RequestLogEntry } from './adapters/request-log.js';
-import { runCheck } from './cli/check-command.js';
 import { formatBanner } from './cli/mock-banner.js';
 import { MOCK_HELP, MockUsageError, readMockOptions } from './cli/mock-options.js';
-import { runProxy } from './cli/proxy-command.js';
-import { runTrigger } from './cli/trigger-command.js';
 
 async function main(argv: string[]): Promise<void> {
-  // `trigger`, `check` and `proxy` have flags of their own; the mock's parser never sees them.
-  const commands = { trigger: runTrigger, check: runCheck, proxy: runProxy };
-  const run = Object.hasOwn(commands, argv[0] ?? '') ? commands[argv[0] as keyof typeof commands] : undefined;
-  if (run) {
+  // `trigger`, `check` and `proxy` have flags of their own; the mock's parser never sees them. Each is loaded only
+  // when run: the server's start-up does not pay for them (issue 23).
+  const commands = {
+    trigger: async () => (await import('./cli/trigger-command.js')).runTrigger,
+    check: async () => (await import('./cli/check-command.js')).runCheck,
+    proxy: async () => (await import('./cli/proxy-command.js')).runProxy,
+  };
+  const load = Object.hasOwn(commands, argv[0] ?? '') ? commands[argv[0] as keyof typeof commands] : undefined;
+  if (load) {
+    const run = await load();
     const write = (stream: NodeJS.WriteStream) => (text: string) => void stream.write(text);
     process.exitCode = await run(argv.slice(1), {
       out: write(process.stdout),
