@@ -1,5 +1,6 @@
 // The bundle-size budgets CI enforces (`npm run size`): one app per entry point people ship to browsers and edges.
 import { appEntry } from './app-bundle.js';
+import { type FloorApp, kyAndEverySchema, kyAndOneSchema } from './floor-apps.js';
 
 /** One app whose bundle CI keeps within a budget. */
 export interface SizeBudget {
@@ -11,11 +12,18 @@ export interface SizeBudget {
   budgetKb: number;
   /** The issue's target where one was set; reported as met or missed, not enforced. */
   targetKb?: number;
+  /** The least an app of this kind must ship, bundled in the same run and printed beside the figure. */
+  floor?: FloorApp;
+  /**
+   * Measure the app against the `linkgate` entry as built for publishing (bench/support/package-build.ts) rather
+   * than against the sources: what users bundle.
+   */
+  shipped?: boolean;
 }
 
 /**
- * The budgets. The management client's target of 20 KB comes from the SDK issue and is missed (docs/benchmarks.md
- * says why); its budget guards the measured size until the target is met or revised. The other two have no target.
+ * The budgets. The SDK rows are measured against the built `linkgate` entry (as installed) and carry the targets of
+ * issue #23; docs/benchmarks.md keeps each figure with its floor and says what each part of a missed one costs.
  */
 export const sizeBudgets: readonly SizeBudget[] = [
   {
@@ -25,15 +33,35 @@ export const sizeBudgets: readonly SizeBudget[] = [
     // Kept at 26 (2026-11-24, #12): 25.9 KB after the re-cut, over the 25.4 KB before it (docs/benchmarks.md).
     // 26 -> 27.5 (2026-11-24, #15): hooks, the tracing channels, errors' rateLimit/attempts: 25.9 -> 26.9 KB.
     // 27.5 -> 26.8 (2026-11-24, #12): the request path, limiter, errors, schemas and pages trimmed: 26.9 -> 26.3 KB.
+    // 2026-11-27 (#23): measured against the built entry: 26.8 KB before, BUDGET_EVERY after.
     budgetKb: 26.8,
-    targetKb: 20,
+    targetKb: 22,
+    floor: kyAndEverySchema,
+    shipped: true,
+  },
+  {
+    name: 'linkgate: Linkgate, one call (account.get)',
+    source: appEntry('one-call'),
+    // 2026-11-27 (#23): 26.3 KB against the built entry before (every operation came along), BUDGET_ONE after.
+    budgetKb: 26.8,
+    targetKb: 18,
+    floor: kyAndOneSchema,
+    shipped: true,
   },
   // 21.5 -> 22.6 (2026-11-24): the same request-path hardening, shared by both clients (+1.2 KB).
   // 22.6 -> 21.5 (2026-11-24, #12): measured 22.6 -> 21.2 KB once the messaging schemas stopped importing
   // primitives.ts, the document-only schemas were marked pure and paging left the client class.
   // 21.5 -> 22.7 (2026-11-24, #15): the same hooks and tracing, shared by both clients: 21.2 -> 22.2 KB.
   // 22.7 -> 22.3 (2026-11-24, #12): the same trim of the shared request path: 22.3 -> 21.8 KB.
-  { name: 'linkgate: MessagingClient, messages.send', source: appEntry('messaging'), budgetKb: 22.3 },
+  // 2026-11-27 (#23): against the built entry 25.6 KB before (the management SDK came along), BUDGET_MSG after.
+  {
+    name: 'linkgate: MessagingClient, messages.send',
+    source: appEntry('messaging'),
+    budgetKb: 22.3,
+    targetKb: 16,
+    floor: kyAndOneSchema,
+    shipped: true,
+  },
   // 42 -> 43 (2026-11-24): dedupe in two steps (claim, done mark, in_progress), dedupeKey (#13): 41.9 -> 42.7 KB.
   { name: 'linkgate/webhooks: createWebhookHandler, every event', source: appEntry('webhook-receiver'), budgetKb: 43 },
 ];
@@ -47,13 +75,20 @@ export const inspectorPageBudget = {
   budgetKb: 8,
 };
 
-/** The verdict on one measured size: over budget fails CI; a target is only reported. */
-export function judgeSize(kb: number, budget: SizeBudget): { ok: boolean; line: string } {
+/**
+ * The verdict on one measured size: over budget fails CI; a target is only reported. `floorKb`, the size of the
+ * budget's floor app measured in the same run, is printed beside the figure with the ratio.
+ */
+export function judgeSize(kb: number, budget: SizeBudget, floorKb?: number): { ok: boolean; line: string } {
   const ok = kb <= budget.budgetKb;
+  const floor =
+    budget.floor === undefined || floorKb === undefined
+      ? ''
+      : ` (floor ${floorKb.toFixed(1)} KB, ${budget.floor.name}: ${(kb / floorKb).toFixed(2)}x)`;
   const target =
     budget.targetKb === undefined ? '' : `; target ${budget.targetKb} KB ${kb <= budget.targetKb ? 'met' : 'missed'}`;
   return {
     ok,
-    line: `${budget.name}: ${kb.toFixed(1)} KB gzip; budget ${budget.budgetKb} KB ${ok ? 'kept' : 'EXCEEDED'}${target}`,
+    line: `${budget.name}: ${kb.toFixed(1)} KB gzip${floor}; budget ${budget.budgetKb} KB ${ok ? 'kept' : 'EXCEEDED'}${target}`,
   };
 }

@@ -20,6 +20,13 @@ describe('size budgets (npm run size)', () => {
     expect(judgeSize(30, { ...budget, targetKb: undefined }).line).not.toContain('target');
   });
 
+  it('prints the figure beside its floor, measured in the same run, with the ratio', () => {
+    const floor = { name: 'ky + zod/mini + one small schema', source: '' };
+    expect(judgeSize(21.8, { ...budget, budgetKb: 22.3, targetKb: 16, floor }, 13).line).toBe(
+      'app: 21.8 KB gzip (floor 13.0 KB, ky + zod/mini + one small schema: 1.68x); budget 22.3 KB kept; target 16 KB missed',
+    );
+  });
+
   it.each(sizeBudgets.map((b, i) => [b.name, b, i] as const))(
     'bundles %s for the browser, with no Node built-ins',
     async (_name, entry, i) => {
