@@ -27,8 +27,8 @@ export function removeWorkDir(): void {
 
 /**
  * Bundles `source` with esbuild (browser, minified, ESM) and returns its minified and gzip -9 sizes in bytes.
- * `standIns` maps a source file (path from the root, e.g. `src/core/logger.ts`) to code bundled in its place, to
- * measure what that file costs. With `shipped` (a folder from bench/support/package-build.ts), the apps' imports of
+ * `standIns` maps a source file (path from the root, e.g. `src/core/logger.ts`) or the `ky` package to code bundled
+ * in its place, to measure what that part costs. With `shipped` (a folder from bench/support/package-build.ts), the apps' imports of
  * `src/index.js` load the built `linkgate` entry there instead, as an installed package would.
  */
 export async function gzipped(
@@ -69,6 +69,11 @@ async function bundled(
         name: 'stand-ins',
         setup(build) {
           if (shipped) build.onResolve({ filter: /\/src\/index\.js$/ }, () => ({ path: join(shipped, 'index.js') }));
+          const kyStandIn = standIns.ky;
+          if (kyStandIn !== undefined) {
+            build.onResolve({ filter: /^ky$/ }, () => ({ path: 'ky', namespace: 'stand-in' }));
+            build.onLoad({ filter: /.*/, namespace: 'stand-in' }, () => ({ contents: kyStandIn, loader: 'js' }));
+          }
           const byPath = new Map(Object.entries(standIns).map(([file, contents]) => [join(root, file), contents]));
           build.onLoad({ filter: /\.ts$/ }, (args) => {
             const contents = byPath.get(args.path);

@@ -7,13 +7,12 @@ import tsupConfig from '../../tsup.config.js';
 import { dir, root } from './app-bundle.js';
 
 /**
- * Builds the package's entries (ESM only, no declarations or source maps) into a folder of the bundle work dir and
- * returns that folder; `dist/index.js` there is what `import ... from 'linkgate'` loads.
+ * Builds the package's entries (ESM only, no declarations or source maps) into `outDir` (a folder of the bundle work
+ * dir unless told) and returns it; `index.js` there is what `import ... from 'linkgate'` loads.
  */
-export async function buildShippedEntries(): Promise<string> {
+export async function buildShippedEntries(outDir = join(dir, 'dist')): Promise<string> {
   // The first configuration holds the browser-facing entries (linkgate, webhooks, mock, schemas) that share chunks.
   const entries = (tsupConfig as Options[])[0]!;
-  const outDir = join(dir, 'dist');
   await build({
     ...entries,
     entry: Object.fromEntries(

@@ -33,7 +33,7 @@ export const sizeBudgets: readonly SizeBudget[] = [
     // Kept at 26 (2026-11-24, #12): 25.9 KB after the re-cut, over the 25.4 KB before it (docs/benchmarks.md).
     // 26 -> 27.5 (2026-11-24, #15): hooks, the tracing channels, errors' rateLimit/attempts: 25.9 -> 26.9 KB.
     // 27.5 -> 26.8 (2026-11-24, #12): the request path, limiter, errors, schemas and pages trimmed: 26.9 -> 26.3 KB.
-    // 2026-11-27 (#23): measured against the built entry: 26.8 KB before, BUDGET_EVERY after.
+    // 2026-11-27 (#23): measured against the built entry (as installed) from now on: 26.5 KB, budget kept.
     budgetKb: 26.8,
     targetKb: 22,
     floor: kyAndEverySchema,
@@ -42,8 +42,9 @@ export const sizeBudgets: readonly SizeBudget[] = [
   {
     name: 'linkgate: Linkgate, one call (account.get)',
     source: appEntry('one-call'),
-    // 2026-11-27 (#23): 26.3 KB against the built entry before (every operation came along), BUDGET_ONE after.
-    budgetKb: 26.8,
+    // 2026-11-27 (#23): 26.4 KB against the built entry before the schemas were marked pure, 26.2 KB after; every
+    // operation comes along, since the client builds all its resources (docs/benchmarks.md).
+    budgetKb: 26.6,
     targetKb: 18,
     floor: kyAndOneSchema,
     shipped: true,
@@ -53,7 +54,8 @@ export const sizeBudgets: readonly SizeBudget[] = [
   // primitives.ts, the document-only schemas were marked pure and paging left the client class.
   // 21.5 -> 22.7 (2026-11-24, #15): the same hooks and tracing, shared by both clients: 21.2 -> 22.2 KB.
   // 22.7 -> 22.3 (2026-11-24, #12): the same trim of the shared request path: 22.3 -> 21.8 KB.
-  // 2026-11-27 (#23): against the built entry 25.6 KB before (the management SDK came along), BUDGET_MSG after.
+  // 2026-11-27 (#23): against the built entry 25.6 KB before (the management SDK came along), 21.8 KB once every
+  // schema and operation built at import was marked pure: no management operation or schema is left in it.
   {
     name: 'linkgate: MessagingClient, messages.send',
     source: appEntry('messaging'),
