@@ -45,11 +45,21 @@ export default defineConfig([
     entry: {
       index: 'src/index.ts',
       webhooks: 'src/webhooks/index.ts',
+      // The `node` export condition's build of linkgate/webhooks: the same code, its event parsers compiled on load.
+      'webhooks.node': 'src/webhooks/index.node.ts',
       mock: 'mock/index.ts',
       schemas: 'src/schemas/public-schemas.ts',
     },
     format: ['esm', 'cjs'],
-    dts: true,
+    // webhooks.node has the declarations of webhooks (package.json points both at them): one declaration of each name.
+    dts: {
+      entry: {
+        index: 'src/index.ts',
+        webhooks: 'src/webhooks/index.ts',
+        mock: 'mock/index.ts',
+        schemas: 'src/schemas/public-schemas.ts',
+      },
+    },
     target: 'node22',
     platform: 'neutral',
     splitting: true,

@@ -276,7 +276,7 @@ function forwardTo(base: string) {
 }
 
 /** A loopback server around `handler`. */
-async function listen(
+export async function listen(
   handler: (req: IncomingMessage, res: ServerResponse) => void | Promise<void>,
 ): Promise<{ url: string; close(): Promise<void> }> {
   const server: Server = createServer((req, res) => {

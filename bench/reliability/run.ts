@@ -9,11 +9,14 @@
 //   npm run reliability -- fuzz sdk      only the parts whose names contain these words
 import { cpus, loadavg, totalmem } from 'node:os';
 import { attackGateway } from './faulty-receivers.js';
+import { fixtureLoad } from './fixture-load.js';
 import { attackReceivers } from './hostile-deliveries.js';
+import { attackHooks } from './hostile-hooks.js';
 import { attackSdk } from './hostile-servers.js';
 import { inspectorReaders } from './inspector-readers.js';
-import { loadRun } from './load-run.js';
+import { LOAD_SIZES, loadRun } from './load-run.js';
 import { fuzzMockApi } from './mock-api-fuzz.js';
+import { redisFaults } from './redis-faults.js';
 import { DEFAULT_SEED, holds, type PartOptions, type PartReport, printReport } from './report.js';
 
 /** The parts, in the order they run, by the word that selects them. */
@@ -21,8 +24,11 @@ export const PARTS: Record<string, (options: PartOptions) => Promise<PartReport>
   fuzz: fuzzMockApi,
   deliveries: attackReceivers,
   sdk: attackSdk,
+  hooks: attackHooks,
   gateway: attackGateway,
   inspector: inspectorReaders,
+  fixture: fixtureLoad,
+  redis: redisFaults,
 };
 
 const args = process.argv.slice(2);
@@ -61,8 +67,8 @@ for (const [word, part] of selected) {
     printReport(report);
   }
 }
-if (flag('--load')) {
-  const report = await loadRun(options);
+for (const size of flag('--load') ? LOAD_SIZES : []) {
+  const report = await loadRun({ ...options, ...size });
   reports.push(report);
   printReport(report);
 }

@@ -1,6 +1,7 @@
 // The bundle-size budgets CI enforces (`npm run size`): one app per entry point people ship to browsers and edges.
-import { appEntry } from './app-bundle.js';
-import { type FloorApp, kyAndEverySchema, kyAndOneSchema } from './floor-apps.js';
+import { join } from 'node:path';
+import { appEntry, root } from './app-bundle.js';
+import { kyAndEverySchema, kyAndOneSchema } from './floor-apps.js';
 
 /** One app whose bundle CI keeps within a budget. */
 export interface SizeBudget {
@@ -12,8 +13,8 @@ export interface SizeBudget {
   budgetKb: number;
   /** The issue's target where one was set; reported as met or missed, not enforced. */
   targetKb?: number;
-  /** The least an app of this kind must ship, bundled in the same run and printed beside the figure. */
-  floor?: FloorApp;
+  /** The least any app of this kind ships, bundled the same way in the same run and printed beside the figure. */
+  floor?: { name: string; source: string };
   /**
    * Measure the app against the `linkgate` entry as built for publishing (bench/support/package-build.ts) rather
    * than against the sources: what users bundle.
@@ -22,8 +23,9 @@ export interface SizeBudget {
 }
 
 /**
- * The budgets. The SDK rows are measured against the built `linkgate` entry (as installed) and carry the targets of
- * issue #23; docs/benchmarks.md keeps each figure with its floor and says what each part of a missed one costs.
+ * The budgets. The targets come from #23 (the SDK apps' 22, 18 and 16 KB, the receiver's 12 KB); all are missed
+ * (docs/benchmarks.md says what each part costs), and the budgets guard the measured sizes until the targets are met
+ * or revised. The SDK apps are measured against the built `linkgate` entry, as installed.
  */
 export const sizeBudgets: readonly SizeBudget[] = [
   {
@@ -33,8 +35,10 @@ export const sizeBudgets: readonly SizeBudget[] = [
     // Kept at 26 (2026-11-24, #12): 25.9 KB after the re-cut, over the 25.4 KB before it (docs/benchmarks.md).
     // 26 -> 27.5 (2026-11-24, #15): hooks, the tracing channels, errors' rateLimit/attempts: 25.9 -> 26.9 KB.
     // 27.5 -> 26.8 (2026-11-24, #12): the request path, limiter, errors, schemas and pages trimmed: 26.9 -> 26.3 KB.
-    // 2026-11-27 (#23): measured against the built entry (as installed) from now on: 26.5 KB, budget kept.
-    budgetKb: 26.8,
+    // 26.8 -> 27.6 (2026-11-27, #21): hooks bounded by the call's timeout and signal, their origin checked, the key
+    // taken out of everything an error carries: 26,949 -> 27,841 bytes (+892).
+    // 2026-11-27 (#23): measured against the built entry (as installed) from now on; target 22 KB.
+    budgetKb: 27.6,
     targetKb: 22,
     floor: kyAndEverySchema,
     shipped: true,
@@ -43,8 +47,9 @@ export const sizeBudgets: readonly SizeBudget[] = [
     name: 'linkgate: Linkgate, one call (account.get)',
     source: appEntry('one-call'),
     // 2026-11-27 (#23): 26.4 KB against the built entry before the schemas were marked pure, 26.2 KB after; every
-    // operation comes along, since the client builds all its resources (docs/benchmarks.md).
-    budgetKb: 26.6,
+    // operation comes along, since the client builds all its resources (docs/benchmarks.md). 27.1 KB with
+    // #21 merged (+0.9 KB).
+    budgetKb: 27.5,
     targetKb: 18,
     floor: kyAndOneSchema,
     shipped: true,
@@ -54,18 +59,31 @@ export const sizeBudgets: readonly SizeBudget[] = [
   // primitives.ts, the document-only schemas were marked pure and paging left the client class.
   // 21.5 -> 22.7 (2026-11-24, #15): the same hooks and tracing, shared by both clients: 21.2 -> 22.2 KB.
   // 22.7 -> 22.3 (2026-11-24, #12): the same trim of the shared request path: 22.3 -> 21.8 KB.
+  // 22.3 -> 23.2 (2026-11-27, #21): the same hook bounds and key scrubbing: 22,373 -> 23,264 bytes (+891).
   // 2026-11-27 (#23): against the built entry 25.6 KB before (the management SDK came along), 21.8 KB once every
   // schema and operation built at import was marked pure: no management operation or schema is left in it.
   {
     name: 'linkgate: MessagingClient, messages.send',
     source: appEntry('messaging'),
-    budgetKb: 22.3,
+    budgetKb: 23.2,
     targetKb: 16,
     floor: kyAndOneSchema,
     shipped: true,
   },
-  // 42 -> 43 (2026-11-24): dedupe in two steps (claim, done mark, in_progress), dedupeKey (#13): 41.9 -> 42.7 KB.
-  { name: 'linkgate/webhooks: createWebhookHandler, every event', source: appEntry('webhook-receiver'), budgetKb: 43 },
+  {
+    name: 'linkgate/webhooks: createWebhookHandler, every event',
+    source: appEntry('webhook-receiver'),
+    // 42 -> 43 (2026-11-24): dedupe in two steps (claim, done mark, in_progress), dedupeKey (#13): 41.9 -> 42.7 KB.
+    // 43 -> 15.6 (2026-11-27, #23): the event schemas on zod/mini, the compiler only in the Node build: 42.7 -> 15.1 KB.
+    // The 12 KB target is missed: the floor alone is 8.5 KB, the receiver's own code 6.6 KB (docs/benchmarks.md).
+    budgetKb: 15.6,
+    targetKb: 12,
+    floor: {
+      name: 'zod/mini, the five event schemas and their English messages, parsed',
+      source: `import { EVENT_SCHEMAS, EventEnvelope } from ${JSON.stringify(join(root, 'src/schemas/events.ts'))};
+export const parse = (value) => (EVENT_SCHEMAS[value.event] ?? EventEnvelope).safeParse(value);`,
+    },
+  },
 ];
 
 /**
@@ -78,19 +96,19 @@ export const inspectorPageBudget = {
 };
 
 /**
- * The verdict on one measured size: over budget fails CI; a target is only reported. `floorKb`, the size of the
- * budget's floor app measured in the same run, is printed beside the figure with the ratio.
+ * The verdict on one measured size: over budget fails CI; a target is only reported, and so is the floor (`floorKb`,
+ * the budget's `floor` measured in the same run) with the ratio to it.
  */
 export function judgeSize(kb: number, budget: SizeBudget, floorKb?: number): { ok: boolean; line: string } {
   const ok = kb <= budget.budgetKb;
-  const floor =
-    budget.floor === undefined || floorKb === undefined
-      ? ''
-      : ` (floor ${floorKb.toFixed(1)} KB, ${budget.floor.name}: ${(kb / floorKb).toFixed(2)}x)`;
   const target =
     budget.targetKb === undefined ? '' : `; target ${budget.targetKb} KB ${kb <= budget.targetKb ? 'met' : 'missed'}`;
+  const floor =
+    floorKb === undefined || budget.floor === undefined
+      ? ''
+      : `; floor (${budget.floor.name}) ${floorKb.toFixed(1)} KB, ${(kb / floorKb).toFixed(2)}x`;
   return {
     ok,
-    line: `${budget.name}: ${kb.toFixed(1)} KB gzip${floor}; budget ${budget.budgetKb} KB ${ok ? 'kept' : 'EXCEEDED'}${target}`,
+    line: `${budget.name}: ${kb.toFixed(1)} KB gzip; budget ${budget.budgetKb} KB ${ok ? 'kept' : 'EXCEEDED'}${target}${floor}`,
   };
 }

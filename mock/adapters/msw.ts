@@ -2,8 +2,16 @@ import type { HttpHandler } from 'msw';
 import { withoutTrailingSlashes } from '../../src/core/trailing-slashes.js';
 import { CONTROL_PREFIX } from '../control/control-routes.js';
 import type { MockRouter } from '../http/router.js';
+import type { MockResponse } from '../http/types.js';
+import { INVALID_KEY_MESSAGE } from '../management/auth.js';
 import { mswModule } from './msw-module.js';
-import { answerWebRequest, type MockRequestHandler } from './web.js';
+import { answerWebRequest, type MockRequestHandler, toMockRequest, toWebResponse } from './web.js';
+
+/** The header on every answer of handlers without `baseUrl`: who answered, and how to keep it off other origins. */
+export const UNSCOPED_ANSWER_HEADER = 'x-linkgate-mock';
+/** Its value. */
+export const UNSCOPED_ANSWER_NOTE =
+  "answered by the linkgate mock's msw handlers, which without baseUrl answer the mock's paths on every origin; pass createMockBackend({ baseUrl }) to answer only your API's";
 
 /** What the msw handlers need of a backend: its answers, and its route table to decide which requests are its own. */
 export interface MswBackend extends MockRequestHandler {
@@ -28,7 +36,7 @@ export function mswHandlers(backend: MswBackend, baseUrl?: string): HttpHandler[
     return [
       http.all(
         ({ request }) => serves(new URL(request.url).pathname),
-        ({ request }) => answerWebRequest(backend, request),
+        ({ request }) => answerUnscoped(backend, request),
       ),
     ];
   }
@@ -42,6 +50,33 @@ export function mswHandlers(backend: MswBackend, baseUrl?: string): HttpHandler[
       ({ request }) => answerWebRequest(backend, request, prefix),
     ),
   ];
+}
+
+/**
+ * Answers a request caught on any origin, saying in a header that the mock answered it; a refused key also says so in
+ * its message, since an app's own route on the mock's path (`https://myapp.test/api/account`) lands here.
+ */
+async function answerUnscoped(backend: MswBackend, request: Request): Promise<Response> {
+  const converted = await toMockRequest(request);
+  const answer = 'refusal' in converted ? converted.refusal : await backend.handle(converted.request);
+  const res = answer.status === 403 ? explainKeyRefusal(answer, request) : answer;
+  return toWebResponse(
+    { ...res, headers: { ...res.headers, [UNSCOPED_ANSWER_HEADER]: UNSCOPED_ANSWER_NOTE } },
+    request.method,
+  );
+}
+
+/** The management API's missing-or-unknown-key 403, its message followed by who answered and how to scope it. */
+function explainKeyRefusal(answer: MockResponse, request: Request): MockResponse {
+  if (typeof answer.body !== 'string' || !answer.body.includes(INVALID_KEY_MESSAGE)) return answer;
+  const body = JSON.parse(answer.body) as { message?: unknown };
+  if (body.message !== INVALID_KEY_MESSAGE) return answer;
+  const url = new URL(request.url);
+  body.message =
+    `${INVALID_KEY_MESSAGE} (Answered by the linkgate mock: created without baseUrl, its msw handlers answer ` +
+    `${url.pathname} on every origin, ${url.origin} included. If this is your app's own route, pass ` +
+    "createMockBackend({ baseUrl: 'https://your-api.example' }) or register your handler before backend.handlers.)";
+  return { ...answer, body: JSON.stringify(body) };
 }
 
 // The control API answers its whole prefix (unknown control paths get its own 401/404, which say what exists).

@@ -12,6 +12,13 @@ import type { MockRequestHandler } from './web.js';
 
 const NODE_HTTP = 'node:http';
 
+/**
+ * The accept queue asked of `listen`: Node's default (511) overflowed at 5,000 connections opened at once, and a
+ * dropped SYN is retried by the client only after 1, 3, 7, 15 s (requests timed out before they were accepted). The
+ * kernel caps it at `net.core.somaxconn` (4096 on Linux since 5.4).
+ */
+export const LISTEN_BACKLOG = 65_535;
+
 /** Options of {@link startMockServer}: where to listen, and either a backend or the options to create one. */
 export interface StartMockServerOptions<B extends MockRequestHandler = BackendCore> extends MockBackendOptions {
   /**
@@ -110,7 +117,7 @@ export async function startMockServer<B extends MockRequestHandler = BackendCore
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, host, () => {
+    server.listen({ port, host, backlog: LISTEN_BACKLOG }, () => {
       server.off('error', reject);
       resolve();
     });
@@ -133,10 +140,9 @@ export async function startMockServer<B extends MockRequestHandler = BackendCore
 /** Calls `onResponse` when the answer's last byte is written (not for a client that went away before it). */
 function reportWhenAnswered(req: IncomingMessage, res: ServerResponse, onResponse: (entry: RequestLogEntry) => void) {
   const started = performance.now();
-  res.once('finish', () => {
-    const url = req.url ?? '/';
-    const q = url.indexOf('?');
-    const path = q === -1 ? url : url.slice(0, q);
+  // `on`, not `once`: the response finishes once, and `once` wraps the listener in another function per request.
+  res.on('finish', () => {
+    const path = loggedPath(req.url ?? '/');
     const authorization = req.headers.authorization;
     try {
       onResponse({
@@ -150,6 +156,20 @@ function reportWhenAnswered(req: IncomingMessage, res: ServerResponse, onRespons
       // A faulty log listener must not break the server.
     }
   });
+}
+
+/**
+ * The path of a request target as the log shows it: cut at the query and at a fragment. Browsers never send a
+ * fragment, but a hand-written request line can (`GET /#token=ctl_… HTTP/1.1`), and the inspector's link carries the
+ * control token there, which must never reach a log.
+ */
+function loggedPath(target: string): string {
+  let end = target.length;
+  for (let i = 0; i < end; i++) {
+    const c = target.charCodeAt(i);
+    if (c === 63 /* ? */ || c === 35 /* # */) end = i;
+  }
+  return target.slice(0, end);
 }
 
 /** A backend with a store and a gateway (not just a request handler), which the inspector can show. */

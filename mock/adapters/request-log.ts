@@ -4,6 +4,7 @@ import { secretsEqual } from '../../src/webhooks/constant-time.js';
 import type { BackendCore } from '../backend.js';
 import { CONTROL_PREFIX } from '../control/control-routes.js';
 import { bearerKey, userByKey } from '../management/auth.js';
+import type { UserRow } from '../management/store.js';
 
 /** One answered request, as {@link StartMockServerOptions.onResponse} reports it. */
 export interface RequestLogEntry {
@@ -35,9 +36,34 @@ export function describeCaller(backend: BackendCore, path: string, authorization
     return key ? `${key.id} of tenant "${key.tenant}"` : `unknown messaging key ${masked(bearerKey(authorization))}`;
   }
   const key = bearerKey(authorization);
-  const user = key === undefined ? undefined : userByKey(backend.store, key);
+  const user = key === undefined ? undefined : knownUser(backend, key);
   if (user) return `${user.username} (${user.admin ? 'admin, ' : ''}user ${user.id})`;
   return `unknown key ${masked(key)}`;
+}
+
+/** Per backend, the user each key named when last logged: one look-up instead of a compare with every stored key. */
+const lastUsers = new WeakMap<BackendCore, Map<string, UserRow>>();
+/** Keys remembered per backend; past this the memory starts over (a client cycling keys must not grow it). */
+const REMEMBERED_KEYS = 1_000;
+
+/**
+ * The user owning `key`, remembered for the next line of the same key. Logging runs after the answer is sent, so a
+ * look-up by key here reveals nothing to the client; the remembered row counts only while it is still stored under
+ * that key.
+ */
+function knownUser(backend: BackendCore, key: string): UserRow | undefined {
+  let users = lastUsers.get(backend);
+  if (!users) {
+    users = new Map();
+    lastUsers.set(backend, users);
+  }
+  const last = users.get(key);
+  if (last && last.apikey === key && backend.store.users.get(last.id) === last) return last;
+  const user = userByKey(backend.store, key);
+  if (users.size >= REMEMBERED_KEYS) users.clear();
+  if (user) users.set(key, user);
+  else users.delete(key);
+  return user;
 }
 
 /** The last 4 characters of a key long enough that they reveal little; nothing of a short one. */

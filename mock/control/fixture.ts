@@ -60,21 +60,28 @@ export async function loadFixture(
   >;
   const devices = checkDevices(core, input.devices);
 
-  const snapshot = core.store.snapshot();
+  // Rows are only added, so undoing them costs the rows added, not a copy of the whole store.
+  const mark = core.store.addMark();
+  const added: Device[] = [];
   try {
     const result: FixtureResult = { users: [], domains: [], pixels: [], qrs: [], devices: [] };
     input.users.forEach((user, i) => {
       result.users.push(addUser(core, user, `users[${i}]`));
     });
     for (const table of ['domains', 'pixels', 'qrs'] as const) {
+      // Looked up once per table, not once per row.
+      const route = createRoute(core, CREATE_ROUTES[table]);
       for (const [i, item] of input[table].entries()) {
-        result[table].push((await createOwned(core, table, item, `${table}[${i}]`, origin)) as never);
+        result[table].push((await createOwned(core, route, item, `${table}[${i}]`, origin)) as never);
       }
     }
-    result.devices = devices.map((device) => core.gateway.devices.add(device));
+    for (const device of devices) added.push(core.gateway.devices.add(device));
+    result.devices = added;
     return result;
   } catch (error) {
-    core.store.restore(snapshot);
+    core.store.removeAddedSince(mark);
+    // A generated device id can meet one given later in the same fixture (`dev_2`): the devices added go too.
+    for (const device of added) core.gateway.devices.remove(device.id);
     throw error;
   }
 }
@@ -104,14 +111,12 @@ function addUser(core: StateHost, input: Record<string, unknown>, at: string): F
       'must be a non-empty string without spaces (omit it to have one generated)',
     );
   }
-  // Usernames and emails are unique without regard to case, as the API's own user-add rule has it.
-  const sameText = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
-  for (const other of store.users.values()) {
-    if (sameText(other.username, username)) throw new GatewayInputError(`${at}.username`, 'is already taken');
-    if (sameText(other.email, email)) throw new GatewayInputError(`${at}.email`, 'is already taken');
-    if (apikey !== undefined && other.apikey === apikey) {
-      throw new GatewayInputError(`${at}.apikey`, "is another user's key");
-    }
+  // Usernames and emails are unique without regard to case, as the API's own user-add rule has it. Index lookups,
+  // not a scan of every stored user: a fixture of n users costs n lookups, not n² compares.
+  if (store.userByUsername(username)) throw new GatewayInputError(`${at}.username`, 'is already taken');
+  if (store.userByEmail(email)) throw new GatewayInputError(`${at}.email`, 'is already taken');
+  if (apikey !== undefined && store.users.firstBy('apikey', apikey)) {
+    throw new GatewayInputError(`${at}.apikey`, "is another user's key");
   }
   const row = store.addUser({ username, email, password, admin, ...(apikey === undefined ? {} : { apikey }) });
   return { id: row.id, username: row.username, apikey: row.apikey, admin: row.admin };
@@ -120,7 +125,7 @@ function addUser(core: StateHost, input: Record<string, unknown>, at: string): F
 /** Creates a domain, pixel or QR code through the management route, as its `owner`. */
 async function createOwned(
   core: StateHost,
-  table: keyof typeof CREATE_ROUTES,
+  route: Route<ManagementContext>,
   item: Record<string, unknown>,
   at: string,
   origin: string,
@@ -129,9 +134,11 @@ async function createOwned(
   if (typeof owner !== 'string') {
     throw new GatewayInputError(`${at}.owner`, 'is required: the username of an existing user or of one in users');
   }
-  const user = [...core.store.users.values()].find((u) => u.username === owner);
+  // The owner's name as written: the case-blind index finds the one candidate, the compare keeps the match exact.
+  const found = core.store.userByUsername(owner);
+  const user = found?.username === owner ? found : undefined;
   if (!user) throw new GatewayInputError(`${at}.owner`, `names no user ("${owner}"); add it to users first`);
-  const answer = await runRoute(core, CREATE_ROUTES[table], body, { core, user }, origin);
+  const answer = await runRoute(route, body, { core, user }, origin);
   const parsed = JSON.parse(answer.body as string) as {
     error: unknown;
     id?: number;
@@ -146,22 +153,27 @@ async function createOwned(
     if (issue !== undefined && colon > 0) {
       throw new GatewayInputError(`${at}.${issue.slice(0, colon)}`, issue.slice(colon + 2));
     }
-    throw new GatewayInputError(at, `is refused by ${CREATE_ROUTES[table]}: ${parsed.message ?? 'no reason given'}`);
+    throw new GatewayInputError(at, `is refused by ${route.path}: ${parsed.message ?? 'no reason given'}`);
   }
-  return table === 'qrs' ? { id: parsed.id, owner, link: parsed.link } : { id: parsed.id, owner };
+  return route.path === CREATE_ROUTES.qrs ? { id: parsed.id, owner, link: parsed.link } : { id: parsed.id, owner };
 }
 
-async function runRoute(
-  core: StateHost,
-  path: string,
-  body: unknown,
-  context: ManagementContext,
-  origin: string,
-): Promise<MockResponse> {
+/** The management route `POST path` (a fixture creates rows through it). */
+function createRoute(core: StateHost, path: string): Route<ManagementContext> {
   const route = core.router.groups
     .flatMap((group) => group.routes)
     .find((r) => r.method === 'POST' && r.path === path) as Route<ManagementContext> | undefined;
   if (!route) throw new Error(`the management route POST ${path} is missing`);
+  return route;
+}
+
+async function runRoute(
+  route: Route<ManagementContext>,
+  body: unknown,
+  context: ManagementContext,
+  origin: string,
+): Promise<MockResponse> {
+  const path = route.path;
   const req = {
     method: 'POST',
     path,

@@ -447,6 +447,32 @@ export class MockStore {
     this.#nextIds = copy.nextIds;
   }
 
+  /** Where the id counters stand now: what {@link removeAddedSince} takes to undo the adds made after it. */
+  addMark(): Readonly<Record<TableName, number>> {
+    return { ...this.#nextIds };
+  }
+
+  /**
+   * Removes every row added since `mark` (from {@link addMark}) and winds the id counters back: an undo for a run of
+   * adds that costs the rows added, not a copy of every table as {@link snapshot} and {@link restore} do. Rows changed
+   * or deleted in the meantime are not put back.
+   */
+  removeAddedSince(mark: Readonly<Record<TableName, number>>): void {
+    const tables: Record<TableName, Map<number, unknown>> = {
+      users: this.users,
+      domains: this.domains,
+      pixels: this.pixels,
+      qrs: this.qrs,
+      splash: this.splash,
+      overlays: this.overlays,
+      plans: this.plans,
+    };
+    for (const name of Object.keys(tables) as TableName[]) {
+      for (let id = mark[name]; id < this.#nextIds[name]; id++) tables[name].delete(id);
+    }
+    this.#nextIds = { ...mark };
+  }
+
   #nextId(table: TableName): number {
     const id = this.#nextIds[table];
     this.#nextIds[table] = id + 1;

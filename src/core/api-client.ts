@@ -14,7 +14,16 @@ import {
   RateLimitError,
   ResponseValidationError,
 } from './errors.js';
-import { activeHooks, type HookContext, HookFailure, type Hooks } from './hooks.js';
+import {
+  activeHooks,
+  type HookContext,
+  HookFailure,
+  type HookKind,
+  HookOverrun,
+  type Hooks,
+  settleWithin,
+} from './hooks.js';
+import { withoutKey } from './key-scrubbing.js';
 import { type LevelledLogger, levelledLogger, redactHeaders } from './logger.js';
 import type { RateLimitObservation } from './rate-limit-store.js';
 import { RateLimiter, type RateLimitInfo, readRateLimitHeaders } from './rate-limiter.js';
@@ -213,35 +222,77 @@ export class APIClient {
     return `${this.#profile.name} { baseUrl: '${this.baseUrl}' }`;
   }
 
-  /**
-   * `value` with any occurrence of the API key replaced by `***`: a string (server messages, log lines), or an Error's
-   * message and stack (what a hook threw or returned); anything else as it is.
-   */
-  #scrub<V>(value: V): V {
+  /** `text` (a server message, a log line) with any occurrence of the API key replaced by `***`. */
+  #scrub(text: string): string {
     const key = this.#apiKey;
-    if (typeof value === 'string') {
-      return (key.length >= 4 && value.includes(key) ? value.split(key).join('***') : value) as V;
-    }
-    if (value instanceof Error) {
-      try {
-        value.message = this.#scrub(value.message);
-        value.stack = this.#scrub(value.stack);
-      } catch {
-        // A read-only message (a frozen error) stays as it is.
-      }
-    }
-    return value;
+    return key.length >= 4 && text.includes(key) ? text.split(key).join('***') : text;
   }
 
   /**
-   * Runs one hook with this client's context for `call`'s `attempt` and `extra`; what it throws comes out as a
-   * HookFailure holding it scrubbed, which fails the call as it is.
+   * What `call` may fail with: `value` (an error, or whatever a hook threw) without the key anywhere in it (see
+   * withoutKey); when the key cannot be taken out, a LinkgateError saying so in its place.
+   */
+  #clean(value: unknown, call: PreparedCall<z.core.$ZodType, unknown>): unknown {
+    if (this.#apiKey.length < 4) return value;
+    try {
+      return withoutKey(value, this.#apiKey);
+    } catch {
+      return new LinkgateError(
+        `${call.name} failed with a value holding the API key where it cannot be removed (frozen, read-only, unreadable or nested too deep to check); this error replaces it.`,
+      );
+    }
+  }
+
+  /**
+   * The error for a hook that `call`'s signal or timeout cut short: the user's abort, or a timeout as for a server
+   * that slow (retried alike when it cut an attempt short); `cause` is the error the call was about to fail with.
+   */
+  #overrun(call: PreparedCall<z.core.$ZodType, unknown>, { kind }: HookOverrun, cause?: unknown): LinkgateError {
+    if (call.signal?.aborted) return userAbort(call.request);
+    return new APIConnectionTimeoutError(
+      `${call.name}: ${kind} hook still running after ${call.timeout} ms. Make it settle sooner or raise the timeout option.`,
+      { cause },
+    );
+  }
+
+  /**
+   * Runs the `kind` hooks for `call`'s `attempt`, each told `extra()`, and hands each result to `use`: all within the
+   * call's signal and a timeout as long as an attempt's, so one that never settles ends as a HookOverrun.
+   */
+  async #runHooks(
+    kind: HookKind,
+    call: PreparedCall<z.core.$ZodType, unknown>,
+    attempt: number,
+    extra: () => object,
+    use?: (value: unknown, signals: (AbortSignal | undefined)[]) => unknown,
+  ): Promise<void> {
+    const hooks = this.#hooks?.[kind] as ((state: never) => unknown)[] | undefined;
+    if (!hooks) return;
+    const timer = new AbortController();
+    const handle = awaitedTimeout(this.#clock, () => timer.abort(), call.timeout);
+    const bound = [call.signal, timer.signal];
+    try {
+      for (const hook of hooks) {
+        const value = await this.#hook(kind, hook, call, attempt, extra(), bound);
+        await use?.(value, bound);
+      }
+    } finally {
+      handle.cancel();
+    }
+  }
+
+  /**
+   * Runs one hook of `kind` with this client's context for `call`'s `attempt` and `extra`, until one of `signals`
+   * aborts at the latest (then a HookOverrun comes out); what it throws comes out as a HookFailure holding it without
+   * the key, which fails the call as it is.
    */
   async #hook<S, R>(
+    kind: HookKind,
     hook: (state: S) => R,
     call: PreparedCall<z.core.$ZodType, unknown>,
     attempt: number,
     extra: object,
+    signals: (AbortSignal | undefined)[],
   ): Promise<Awaited<R>> {
     const { request: spec } = call;
     const state: HookContext = {
@@ -254,9 +305,10 @@ export class APIClient {
       ...extra,
     };
     try {
-      return await hook(state as S);
+      return await settleWithin(hook(state as S), signals, kind);
     } catch (thrown) {
-      throw new HookFailure(this.#scrub(thrown));
+      if (thrown instanceof HookOverrun) throw thrown;
+      throw new HookFailure(this.#clean(thrown, call));
     }
   }
 
@@ -292,7 +344,8 @@ export class APIClient {
     try {
       for (;;) {
         const attempt = await this.#sendOnce(call, !announced);
-        const { failure } = attempt;
+        // Hooks see the failure as users will: without the key in its headers or body either.
+        const failure = attempt.failure && (this.#clean(attempt.failure, call) as Error);
         // Only an answer can be a success: a send's own failure (no answer) is its failure as it stands.
         if (!failure) {
           return { data: this.#parse(spec, attempt.answer as Answer), response: attempt.response as Response };
@@ -306,9 +359,7 @@ export class APIClient {
           throw failure;
         }
         const delay = this.#retryDelay(failure, nth);
-        for (const hook of this.#hooks?.beforeRetry ?? []) {
-          await this.#hook(hook, call, call.attempt + 1, { error: failure, delay });
-        }
+        await this.#runHooks('beforeRetry', call, call.attempt + 1, () => ({ error: failure, delay }));
         await this.#waitToRetry(call, failure, delay, nth);
         announced = rateLimited;
       }
@@ -318,19 +369,26 @@ export class APIClient {
   }
 
   /**
-   * What a call fails with: a hook's throw as it is (scrubbed already); any other error with the attempts counted,
-   * then as the `beforeError` hooks leave it.
+   * What a call fails with: a hook's throw as it is (the key taken out already); any other error with the attempts
+   * counted and the key taken out, then as the `beforeError` hooks leave it (within the call's signal and a timeout).
    */
   async #failed(call: PreparedCall<z.core.$ZodType, unknown>, error: unknown): Promise<unknown> {
     if (error instanceof HookFailure) return error.thrown;
+    if (error instanceof HookOverrun) error = this.#overrun(call, error);
     if (error instanceof APIError || error instanceof APIConnectionError) error.attempts = call.attempt;
+    error = this.#clean(error, call);
     try {
-      for (const hook of this.#hooks?.beforeError ?? []) {
-        const value = await this.#hook(hook, call, Math.max(1, call.attempt), { error });
-        if (value instanceof Error) error = this.#scrub(value);
-      }
+      await this.#runHooks(
+        'beforeError',
+        call,
+        Math.max(1, call.attempt),
+        () => ({ error }),
+        (value) => {
+          if (value instanceof Error) error = this.#clean(value, call);
+        },
+      );
     } catch (thrown) {
-      return (thrown as HookFailure).thrown;
+      return thrown instanceof HookOverrun ? this.#overrun(call, thrown, error) : (thrown as HookFailure).thrown;
     }
     return error;
   }
@@ -408,13 +466,30 @@ export class APIClient {
     this.#log.info?.(`${call.name} ${response.status} in ${now - started} ms`);
     // The afterResponse hooks get copies of the answer (a Response is a ResponseInit too: its status, status text and
     // headers); a Response one returns becomes the answer.
-    for (const hook of this.#hooks?.afterResponse ?? []) {
-      const value = await this.#hook(hook, call, call.attempt, {
-        response: new Response(text === '' ? null : text, response),
-      });
-      if (value instanceof Response) {
-        response = value;
-        text = await readBoundedText(value, this.maxResponseBytes, call.name);
+    // One that outlives its timeout fails the attempt as a slow server would, retried alike. Without hooks, nothing
+    // is allocated or awaited here.
+    if (this.#hooks?.afterResponse) {
+      try {
+        await this.#runHooks(
+          'afterResponse',
+          call,
+          call.attempt,
+          () => ({ response: new Response(text === '' ? null : text, response) }),
+          async (value, signals) => {
+            if (value instanceof Response) {
+              response = value;
+              // Its body is the hook's too: one that never ends is cut short like the hook.
+              text = await settleWithin(
+                readBoundedText(value, this.maxResponseBytes, call.name),
+                signals,
+                'afterResponse',
+              );
+            }
+          },
+        );
+      } catch (error) {
+        if (error instanceof HookOverrun) return { failure: this.#overrun(call, error) };
+        throw error;
       }
     }
     let body: unknown;
@@ -522,14 +597,24 @@ export class APIClient {
     let json = spec.body;
     const before = this.#hooks?.beforeRequest;
     // Run by ky on the Request it built, so what the hooks change or return is what is sent: ky sends a Request one
-    // returns (later hooks see it), and a Response one returns is the answer (later hooks are skipped).
+    // returns (later hooks see it), and a Response one returns is the answer (later hooks are skipped). A Request
+    // for another origin is refused as a redirect there would be: the key goes to the base URL's origin only.
     const hooks = before && {
       hooks: {
-        beforeRequest: before.map(
-          (hook) =>
-            ({ request }: { request: Request }) =>
-              this.#hook(hook, call, call.attempt, { request }),
-        ),
+        beforeRequest: before.map((hook) => async ({ request }: { request: Request }) => {
+          const value = await this.#hook('beforeRequest', hook, call, call.attempt, { request }, [
+            signal,
+            timer.signal,
+          ]);
+          const origin = value instanceof Request && new URL(value.url).origin;
+          if (origin && origin !== this.#origin) {
+            throw new CrossOriginRedirectError(
+              `${call.name}: a beforeRequest hook returned a Request for another origin, ${origin}; only requests within ${this.#origin} are sent, so the body and headers stay there.`,
+              { status: 0, targetOrigin: origin },
+            );
+          }
+          return value;
+        }),
       },
     };
     try {
@@ -555,6 +640,7 @@ export class APIClient {
       }
     } catch (error) {
       if (signal?.aborted) throw userAbort(spec);
+      if (error instanceof HookOverrun) throw this.#overrun(call, error);
       if (timer.signal.aborted) {
         throw new APIConnectionTimeoutError(
           `${call.name} got no answer within ${timeout} ms. Raise the timeout option or retry later.`,

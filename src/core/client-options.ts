@@ -24,7 +24,10 @@ export interface ClientOptions {
   baseUrl?: string;
   /** A custom `fetch` (instrumentation, proxies, test doubles). @default globalThis.fetch */
   fetch?: Fetch;
-  /** Per-attempt time limit in ms, including reading the body. @default 30000 */
+  /**
+   * Per-attempt time limit in ms, including the attempt's `beforeRequest` hooks and reading the body; the
+   * `afterResponse`, `beforeRetry` and `beforeError` hooks of one step get as long again. @default 30000
+   */
   timeout?: number;
   /**
    * The most bytes one answer's body may have (counted after decompression). Reading stops there and the call fails
@@ -71,9 +74,9 @@ export interface ClientOptions {
 
 /** Options of a single call; they override the client's. */
 export interface RequestOptions {
-  /** Aborts the call, including any wait for budget or back-off. */
+  /** Aborts the call, including any wait for budget or back-off and any hook still running. */
   signal?: AbortSignal;
-  /** Per-attempt time limit in ms. @default the client's `timeout` */
+  /** Per-attempt time limit in ms (hooks included, see the client's `timeout`). @default the client's `timeout` */
   timeout?: number;
   /** Retries after transient failures. @default the client's `maxRetries` */
   maxRetries?: number;

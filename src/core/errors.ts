@@ -169,11 +169,12 @@ export class ResponseTooLargeError extends LinkgateError {
 }
 
 /**
- * The server redirected the call to another origin. linkgate follows redirects only within the `baseUrl`'s origin,
- * so the request body, custom headers and the answer never go to or come from another host.
+ * The server redirected the call to another origin, or a `beforeRequest` hook returned a Request for one. linkgate
+ * sends requests and follows redirects only within the `baseUrl`'s origin, so the API key, the request body, custom
+ * headers and the answer never go to or come from another host.
  */
 export class CrossOriginRedirectError extends LinkgateError {
-  /** HTTP status of the redirect (301, 302, 303, 307, 308). */
+  /** HTTP status of the redirect (301, 302, 303, 307, 308); 0 when a `beforeRequest` hook, not the server, pointed elsewhere. */
   declare readonly status: number;
   /** The origin the server redirected to, e.g. `https://other.example`; `null` when the runtime hides it (browsers). */
   declare readonly targetOrigin: string | null;

@@ -32,7 +32,9 @@ export interface BeforeRequestState extends HookContext {
 /**
  * Runs before every request the call sends (each attempt, and each redirect followed within the base URL's origin).
  * Change `request.headers` in place, return a `Request` to send that instead (later hooks see it), or return a
- * `Response` to answer without sending (later hooks are skipped; the answer is judged like any other).
+ * `Response` to answer without sending (later hooks are skipped; the answer is judged like any other). A Request for
+ * another origin than the base URL's is refused with CrossOriginRedirectError (`status: 0`), nothing sent. Runs within
+ * the attempt's `timeout`.
  */
 // biome-ignore lint/suspicious/noConfusingVoidType: as ky's, so `({ request }) => request.headers.set(...)` fits.
 export type BeforeRequestHook = (state: BeforeRequestState) => MaybePromise<Request | Response | void>;
@@ -80,8 +82,11 @@ export type BeforeErrorHook = (state: BeforeErrorState) => MaybePromise<Error | 
 
 /**
  * Functions called along each call's way, in the order given, with ky's names and shapes plus linkgate's context.
- * A hook that throws fails the call with what it threw (the API key scrubbed from its message and stack); the call
- * is not retried then.
+ * A hook that throws fails the call with what it threw (the API key taken out of it, cause chain and properties
+ * included, or a LinkgateError in its place where that cannot be done); the call is not retried then. Hooks run
+ * within the call's `signal` and `timeout`: one still running when either ends fails the call with
+ * APIUserAbortError or an APIConnectionTimeoutError naming the hook. `beforeRequest` counts towards its attempt's
+ * timeout; the `afterResponse`, `beforeRetry` and `beforeError` hooks of one step get a timeout as long again.
  *
  * @example
  * const client = new Linkgate({
@@ -105,6 +110,38 @@ export interface Hooks {
 /** A hook's own throw on its way out of the request path: it fails the call as it is, judged by nothing else. */
 export class HookFailure {
   constructor(readonly thrown: unknown) {}
+}
+
+/** The names of the hook lists. */
+export type HookKind = keyof Hooks;
+
+/** A hook still running when its call's signal or timeout ended: the call fails as if the server were that slow. */
+export class HookOverrun {
+  constructor(readonly kind: HookKind) {}
+}
+
+/**
+ * What `work` (a hook's result) settles with, unless one of `signals` aborts first: then a {@link HookOverrun} of
+ * `kind`, so a hook that never settles cannot hold its call past the call's signal and timeout. Listened to one by
+ * one, not through AbortSignal.any: a combined signal only the stuck call refers to may be collected before it fires.
+ */
+export function settleWithin<T>(work: T, signals: (AbortSignal | undefined)[], kind: HookKind): Promise<Awaited<T>> {
+  return new Promise((resolve, reject) => {
+    // Whichever ends first stops listening: a long-lived signal of the user's keeps nothing of a stuck hook.
+    const done = () => {
+      for (const signal of signals) signal?.removeEventListener('abort', overrun);
+    };
+    const overrun = () => {
+      done();
+      reject(new HookOverrun(kind));
+    };
+    for (const signal of signals) signal?.addEventListener('abort', overrun);
+    // Always attached, so a hook that rejects after the overrun is still handled.
+    Promise.resolve(work).then(resolve, reject).finally(done);
+    // Ended already (a beforeError hook of an aborted call): queued after the line above, so what the hook did
+    // synchronously (a value it returned at once) still counts.
+    if (signals.some((signal) => signal?.aborted)) queueMicrotask(overrun);
+  });
 }
 
 /**

@@ -18,7 +18,10 @@ export type { RateLimitInfo } from './rate-limit-info.js';
 export interface RateLimitEvent extends RateLimitInfo {
   /** `budget`: held by the client before sending; `answer`: the API answered 429 and the request will be retried. */
   reason: 'budget' | 'answer';
-  /** How long the request will wait, in ms. */
+  /**
+   * How long the request will wait, in ms, before it is sent or the budget is looked at again: the window's end, or,
+   * while the window is a guess shared with other processes (a Redis store), the next check a second later.
+   */
   waitMs: number;
 }
 
@@ -257,7 +260,8 @@ export class RateLimiter {
       limit: state.limit,
       remaining: state.remaining,
       resetAt: new Date(state.resetAt),
-      waitMs: Math.max(0, state.resetAt - now),
+      // The wait actually scheduled, not a guessed window's end that a shared store's check may cut short.
+      waitMs: Math.max(0, this.#wakeAt(state, now) - now),
     });
   }
 

@@ -31,8 +31,10 @@ const LIMITER_PREFIX = 'linkgate:';
  * When Redis fails or does not answer within `timeoutMs`, the store uses a budget of this process's own, its equal
  * share among the stores Redis saw take lately (kept in step with every answer meanwhile), says so once through
  * `logger`, tries Redis again a second later and goes back to it as soon as it answers. No call fails because a Redis
- * command did; a process that started during the outage is not counted, so the processes may then exceed the limit
- * together, and the API's rate-limit answers are waited out.
+ * command did. A store that had not heard that count for over a window (it idled, or started during the outage) does
+ * not trust it: it waits for the current window to end and then sends one request per window. The shares then add up
+ * to the limit, plus one request per window for each store Redis had not counted (idle for two assumed windows, or
+ * started during the outage).
  *
  * @example
  * import { createClient } from 'redis';
@@ -47,7 +49,7 @@ export class RedisRateLimitStore implements RateLimitStore {
   readonly #prefix: string;
   readonly #logger: Pick<NonNullable<RedisStoreOptions['logger']>, 'warn' | 'info'>;
   /** This process's budget while Redis is away; every answer is merged into it, so it is current when needed. */
-  readonly #fallback = new MemoryRateLimitStore();
+  #fallback = new MemoryRateLimitStore();
   /** The latest `now` the limiter passed, for `block`, which gets none, to set its key's expiry. */
   #lastNow = 0;
   /** Null while Redis answers; otherwise when (real time) it may be tried again. */
@@ -58,6 +60,14 @@ export class RedisRateLimitStore implements RateLimitStore {
   readonly #id = crypto.randomUUID();
   /** How many stores took from the budget lately (Redis counts them): while Redis is away, this one takes its share. */
   #sharing = 1;
+  /** When (limiter time) Redis last told {@link #sharing}; a count older than a window may miss stores that joined. */
+  #sharingHeardAt = Number.NEGATIVE_INFINITY;
+  /** The longest window an answer stated (its reset minus now), ms: how long a count of sharers stays current. */
+  #windowMs = 0;
+  /** True once this outage's first fallback take has judged whether the count of sharers could be trusted. */
+  #judged = false;
+  /** The keys whose current window this store, not trusting its count, has waited out in this outage. */
+  readonly #waitedOut = new Set<string>();
 
   /** Takes your connected client; throws a TypeError naming what to pass when `client` is neither library's. */
   constructor(options: RedisStoreOptions) {
@@ -71,12 +81,22 @@ export class RedisRateLimitStore implements RateLimitStore {
   async take(key: string, now: number, inFlight: number, assumed: AssumedWindow): Promise<TakeResult> {
     this.#lastNow = Math.max(this.#lastNow, now);
     const args = [now, inFlight, assumed.limit, assumed.windowMs, KEY_MARGIN_MS, this.#id];
-    const reply = await this.#run(TAKE, key, args, 'sharing');
+    const reply = await this.#run(TAKE, key, args, isTakeReply);
     if (reply === undefined) {
+      if (!this.#judged) this.#judgeSharing(now, assumed.windowMs);
+      if (this.#sharing === Number.POSITIVE_INFINITY && !this.#waitedOut.has(key)) {
+        // It knows nothing of the window the others are spending now: its one request waits until that one has ended
+        // (plus a second, as the window it knows may be a whole-second reset's rounding short).
+        this.#waitedOut.add(key);
+        const resetAt = now + (this.#windowMs || assumed.windowMs) + 1000;
+        this.#fallback.observe(key, { limit: 1, remaining: 0, resetAt }, 0, now);
+      }
       return this.#fallback.take(key, now, inFlight, { limit: this.#share(assumed.limit), windowMs: assumed.windowMs });
     }
     const [granted, limit, remaining, resetAt, provisional, sharing] = (reply as unknown[]).map(Number) as number[];
     this.#sharing = Math.max(1, sharing || 1);
+    this.#sharingHeardAt = now;
+    this.#judged = false;
     return {
       granted: granted === 1,
       state: { limit: limit ?? 0, remaining: remaining ?? 0, resetAt: resetAt ?? now, provisional: provisional === 1 },
@@ -90,6 +110,7 @@ export class RedisRateLimitStore implements RateLimitStore {
    */
   observe(key: string, seen: RateLimitObservation, inFlight: number, now: number): void {
     this.#lastNow = Math.max(this.#lastNow, now);
+    this.#windowMs = Math.max(this.#windowMs, seen.resetAt - now);
     // Kept as this process's share of what the server said, ready for when Redis goes away.
     const share = { limit: this.#share(seen.limit), remaining: Math.floor(seen.remaining / this.#sharing) };
     this.#fallback.observe(key, { ...share, resetAt: seen.resetAt }, inFlight, now);
@@ -104,22 +125,44 @@ export class RedisRateLimitStore implements RateLimitStore {
     await this.#run(BLOCK, key, [resetAt, DEFAULT_ASSUMED_WINDOW.limit, now, KEY_MARGIN_MS]);
   }
 
+  /**
+   * At the first take of an outage: a count of sharers Redis told more than a window (and the second a whole-second
+   * reset adds) ago may miss stores that joined since, so this store takes the smallest share, one request per window
+   * after the current one, and forgets the budget it kept with the old count, until Redis answers again.
+   */
+  #judgeSharing(now: number, assumedWindowMs: number): void {
+    this.#judged = true;
+    if (now - this.#sharingHeardAt <= (this.#windowMs || assumedWindowMs) + RETRY_REDIS_MS) return;
+    this.#sharing = Number.POSITIVE_INFINITY;
+    this.#fallback = new MemoryRateLimitStore();
+    this.#waitedOut.clear();
+  }
+
   /** This store's share of `n` requests while Redis is away: an equal part among the stores sharing the budget. */
   #share(n: number): number {
     return Math.max(1, Math.floor(n / this.#sharing));
   }
 
   /**
-   * Runs a script on the key's budget (and its sharers, when asked); undefined when Redis is unavailable (or being
-   * probed by another call).
+   * Runs a script on the key's budget (and, for a take, its sharers, whose reply `isTake` checks); undefined when
+   * Redis is unavailable or answers what the script cannot have (or is being probed by another call).
    */
-  async #run(script: typeof TAKE, key: string, args: (number | string)[], sharers?: 'sharing'): Promise<unknown> {
+  async #run(
+    script: typeof TAKE,
+    key: string,
+    args: (number | string)[],
+    isTake?: (reply: unknown) => boolean,
+  ): Promise<unknown> {
     const probe = this.#retryAt !== null;
     if (probe && (this.#probing || Date.now() < this.#retryAt!)) return undefined;
     if (probe) this.#probing = true;
     try {
-      const keys = sharers ? [this.#keyOf(key, 'rate'), this.#keyOf(key, 'sharing')] : [this.#keyOf(key, 'rate')];
+      const keys = isTake ? [this.#keyOf(key, 'rate'), this.#keyOf(key, 'sharing')] : [this.#keyOf(key, 'rate')];
       const reply = await this.#redis.eval(script, keys, args);
+      // A proxy or a server that is not Redis may answer anything; that is Redis failing, not a reason to throw.
+      if (isTake && !isTake(reply)) {
+        throw new Error(`Redis answered ${String(JSON.stringify(reply)).slice(0, 40)}, not the take script's reply`);
+      }
       if (this.#retryAt !== null) {
         this.#retryAt = null;
         this.#logger.info('RedisRateLimitStore: Redis answers again; the budget is shared through it again.');
@@ -142,4 +185,9 @@ export class RedisRateLimitStore implements RateLimitStore {
     const id = key.startsWith(LIMITER_PREFIX) ? key.slice(LIMITER_PREFIX.length) : key;
     return `{${this.#prefix}:${id}}:${what}`;
   }
+}
+
+/** True for what the take script returns: six numbers (node-redis and ioredis give integers, or strings of them). */
+function isTakeReply(reply: unknown): boolean {
+  return Array.isArray(reply) && reply.length === 6 && reply.every((n) => Number.isFinite(Number(n)));
 }

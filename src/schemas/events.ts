@@ -1,12 +1,19 @@
-// Webhook payloads use classic zod: receivers run on servers, where its compiled object parsers are about twice as
-// fast as zod/mini (shared/notes/measurements.md); the browser SDK never imports this file at run time.
-import * as z from 'zod';
+// Webhook payloads, written once on zod/mini so a receiver bundled for a browser or an edge ships no classic zod;
+// on Node, parse.ts compiles them (src/webhooks/compiled-parsers.node.ts) for throughput. The browser SDK never
+// imports this file at run time.
+import { en } from 'zod/locales';
+import * as z from 'zod/mini';
 
 /**
  * A payload record read tolerantly: fields the gateway adds pass through at run time, while the type lists only the
  * known ones, so a typo such as `data.sendr` does not compile (as `entity` does for the management records).
  */
-const record = <T extends z.ZodRawShape>(shape: T) => z.looseObject(shape) as unknown as z.ZodObject<T, z.core.$strip>;
+const record = <T extends z.core.$ZodShape>(shape: T) =>
+  z.looseObject(shape) as unknown as z.ZodMiniObject<T, z.core.$strip>;
+
+// Classic zod sets its English messages on first use (when no locale is set) and zod/mini ships none: set them the same
+// way, so a payload's issues read as they did on classic zod ("Invalid input: expected string, received number").
+if (!z.config().localeError) z.config(en());
 
 /** Tenant-level webhook secret shape: `whsec_live_` + 32 hex characters. */
 export const TENANT_SECRET_PATTERN = /^whsec_live_[0-9a-f]{32}$/i;
@@ -27,7 +34,7 @@ export const Media = record({
   url: z.string(),
   file_name: z.string(),
   mime_type: z.string(),
-  file_size: z.number().int().nonnegative(),
+  file_size: z.number().check(z.int(), z.nonnegative()),
 });
 /** Attachment of an inbound message. */
 export type Media = z.infer<typeof Media>;
@@ -40,12 +47,12 @@ export const MessageReceivedData = record({
   message_id: z.string(),
   sender: z.string(),
   sender_jid: z.string(),
-  push_name: z.string().optional(),
-  text: z.string().optional(),
+  push_name: z.optional(z.string()),
+  text: z.optional(z.string()),
   has_media: z.boolean(),
-  media: Media.optional(),
-  media_error: z.string().optional(),
-  timestamp: z.number().int(),
+  media: z.optional(Media),
+  media_error: z.optional(z.string()),
+  timestamp: z.number().check(z.int()),
 });
 
 /** `message.ack` data: all fields required; `status_code` 1-4 matches `status`. */
@@ -54,21 +61,23 @@ export const MessageAckData = record({
   chat_jid: z.string(),
   recipient: z.string(),
   status: z.enum(['sent', 'delivered', 'read', 'played']),
-  status_code: z.number().int().min(1).max(4),
-  timestamp: z.number().int(),
-}).refine((d) => ACK_STATUS_CODES[d.status] === d.status_code, {
-  message: 'status_code must match status (1 sent, 2 delivered, 3 read, 4 played)',
-  path: ['status_code'],
-});
+  status_code: z.number().check(z.int(), z.minimum(1), z.maximum(4)),
+  timestamp: z.number().check(z.int()),
+}).check(
+  z.refine((d) => ACK_STATUS_CODES[d.status] === d.status_code, {
+    message: 'status_code must match status (1 sent, 2 delivered, 3 read, 4 played)',
+    path: ['status_code'],
+  }),
+);
 
 /** `message.sent` data (observed behaviour). */
 export const MessageSentData = record({
   message_id: z.string(),
   recipient: z.string(),
   recipient_jid: z.string(),
-  text: z.string().optional(),
+  text: z.optional(z.string()),
   status: z.string(),
-  timestamp: z.number().int(),
+  timestamp: z.number().check(z.int()),
 });
 
 /** The device statuses the spec documents; the gateway may send others (e.g. `COOLDOWN`), which are accepted. */
@@ -78,23 +87,23 @@ export type DocumentedDeviceStatus = (typeof DEVICE_STATUSES)[number];
 
 /** `device.status` data (observed behaviour); unknown status strings (e.g. `COOLDOWN`) are accepted. */
 export const DeviceStatusData = record({
-  device_name: z.string().optional(),
-  phone: z.string().optional(),
+  device_name: z.optional(z.string()),
+  phone: z.optional(z.string()),
   status: z.string(),
-  reason: z.string().nullable().optional(),
-  heat_score: z.number().min(0).max(100).optional(),
+  reason: z.optional(z.nullable(z.string())),
+  heat_score: z.optional(z.number().check(z.minimum(0), z.maximum(100))),
 });
 
 /** `device.qr` data: all fields required; the image is a base64 PNG data URI. */
 export const DeviceQrData = record({
   qr_code: z.string(),
-  qr_image_url: z.string().startsWith('data:image/png;base64,'),
-  attempt: z.number().int().min(1).max(5),
-  expires_in: z.number().int().positive(),
+  qr_image_url: z.string().check(z.startsWith('data:image/png;base64,')),
+  attempt: z.number().check(z.int(), z.minimum(1), z.maximum(5)),
+  expires_in: z.number().check(z.int(), z.positive()),
 });
 
-const envelope = <E extends EventName, D extends z.ZodType>(event: E, data: D) =>
-  record({ event: z.literal(event), device_id: z.string(), timestamp: z.number().int(), data });
+const envelope = <E extends EventName, D extends z.ZodMiniType>(event: E, data: D) =>
+  record({ event: z.literal(event), device_id: z.string(), timestamp: z.number().check(z.int()), data });
 
 /** A `message.received` delivery. */
 export const MessageReceivedEvent = envelope('message.received', MessageReceivedData);
@@ -108,7 +117,7 @@ export const DeviceStatusEvent = envelope('device.status', DeviceStatusData);
 export const DeviceQrEvent = envelope('device.qr', DeviceQrData);
 
 /** Any event in the catalog, discriminated on `event`. */
-export const WebhookEvent = z.discriminatedUnion('event', [
+export const WebhookEvent = /* @__PURE__ */ z.discriminatedUnion('event', [
   MessageReceivedEvent,
   MessageAckEvent,
   MessageSentEvent,
@@ -132,7 +141,7 @@ export type DeviceQrEvent = z.infer<typeof DeviceQrEvent>;
 export const EventEnvelope = z.looseObject({
   event: z.string(),
   device_id: z.string(),
-  timestamp: z.number().int(),
+  timestamp: z.number().check(z.int()),
   data: z.record(z.string(), z.unknown()),
 });
 /** The envelope every event shares. */
@@ -150,4 +159,4 @@ export const EVENT_SCHEMAS = {
   'message.sent': MessageSentEvent,
   'device.status': DeviceStatusEvent,
   'device.qr': DeviceQrEvent,
-} as const satisfies { [E in EventName]: z.ZodType<EventMap[E]> };
+} as const satisfies { [E in EventName]: z.ZodMiniType<EventMap[E]> };

@@ -1,4 +1,4 @@
-// Management and messaging shapes (zod/mini). Webhook payloads live in ./events.ts (classic zod) and are exported
+// Management and messaging shapes (zod/mini). Webhook payloads live in ./events.ts (zod/mini too) and are exported
 // from `linkgate/webhooks`, so the browser SDK bundle never carries them.
 export * from './account.js';
 export * from './domain.js';

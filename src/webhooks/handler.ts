@@ -2,7 +2,13 @@ import { type Clock, systemClock } from '../core/clock.js';
 import { EVENT_NAMES, type EventMap, type EventName } from '../schemas/events.js';
 import { DEFAULT_DEDUPE_CLAIM_TTL_MS, DeliveryClaims } from './delivery-claims.js';
 import type { UnknownWebhookEvent } from './parse.js';
-import { compile, Verifier, type WebhookVerifierOptions } from './verify.js';
+import {
+  type CompiledVerifier,
+  compile,
+  type UnrecordedDelivery,
+  verifyRequestUnrecorded,
+  type WebhookVerifierOptions,
+} from './verify.js';
 import { WebhookVerificationError } from './webhook-errors.js';
 
 /** What a handler gets besides the event. */
@@ -33,6 +39,11 @@ export interface HandlerFailureContext {
    * per handler, not once per delivery; each delivery is still answered 500 and passed to `onRejected`.
    */
   setup?: boolean;
+  /**
+   * Set when the dedupe store failed, not the handler: which of its steps (`claim`: before the handler ran, so it did
+   * not; `markDone`: after it succeeded; `release`: after it failed).
+   */
+  dedupeStep?: 'claim' | 'markDone' | 'release';
 }
 
 /** Options of {@link createWebhookHandler}: the verification options plus the routing. */
@@ -102,7 +113,7 @@ const ACK_BODY = '{"status":"success"}';
  * });
  */
 export function createWebhookHandler(options: WebhookHandlerOptions): WebhookRequestHandler {
-  const verifier = new Verifier(compile(options));
+  const checked = compile(options);
   const on = options.on ?? {};
   checkHandlers(on, options);
   const ackTimeoutMs = options.ackTimeoutMs ?? 7000;
@@ -112,7 +123,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookReq
     );
   }
   const clock = options.clock ?? systemClock;
-  const claims = deliveryClaims(verifier, options.dedupeClaimTtlMs, ackTimeoutMs);
+  const claims = deliveryClaims(checked, options.dedupeClaimTtlMs, ackTimeoutMs);
   const onError = options.onError ?? defaultOnError;
   const report = (error: unknown, context: HandlerFailureContext) => {
     try {
@@ -137,9 +148,9 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookReq
         message: `The gateway delivers webhooks with POST; this request used ${request.method}.`,
       });
     }
-    let delivery: Awaited<ReturnType<Verifier['verifyUnrecorded']>>;
+    let delivery: UnrecordedDelivery;
     try {
-      delivery = await verifier.verifyUnrecorded(request);
+      delivery = await verifyRequestUnrecorded(checked, request);
     } catch (error) {
       if (error instanceof WebhookVerificationError) {
         try {
@@ -171,7 +182,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookReq
         found = await claims.claim(key);
       } catch (error) {
         // The dedupe store is down or slow: 500 lets the gateway retry later, when it may be back.
-        report(error, failure);
+        report(error, { ...failure, dedupeStep: 'claim' });
         return internalError();
       }
       if (found === 'done') return acknowledged();
@@ -188,7 +199,7 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookReq
         if (claims && key !== undefined) await claims.release(key);
       } catch (releaseError) {
         // The claim then expires after dedupeClaimTtlMs, and a retry after that is handled.
-        report(releaseError, failure);
+        report(releaseError, { ...failure, dedupeStep: 'release' });
       }
       report(outcome.error, failure);
       return answer(500, {
@@ -202,12 +213,12 @@ export function createWebhookHandler(options: WebhookHandlerOptions): WebhookReq
         await claims.done(key);
       } catch (doneError) {
         // Handled all the same, so 200; only a copy arriving after the claim expires could be handled again.
-        report(doneError, { ...failure, acknowledged: true });
+        report(doneError, { ...failure, acknowledged: true, dedupeStep: 'markDone' });
       }
     }
     return acknowledged();
   };
-  return Object.assign(handle, { maxBodyBytes: verifier.maxBodyBytes, bodyTimeoutMs: verifier.bodyTimeoutMs });
+  return Object.assign(handle, { maxBodyBytes: checked.maxBodyBytes, bodyTimeoutMs: checked.body.timeoutMs });
 }
 
 const IN_PROGRESS = new WebhookVerificationError(
@@ -230,7 +241,7 @@ function internalError(): Response {
 
 /** The handler's dedupe steps, or undefined without `dedupe`; checks `dedupeClaimTtlMs` against the ack timeout. */
 function deliveryClaims(
-  verifier: Verifier,
+  checked: CompiledVerifier,
   claimTtlMs: number | undefined,
   ackTimeoutMs: number | false,
 ): DeliveryClaims | undefined {
@@ -240,8 +251,7 @@ function deliveryClaims(
       `options.dedupeClaimTtlMs must be a number of ms above ackTimeoutMs (a claim expiring mid-handler lets a copy run too); got ${String(claimTtlMs)}.`,
     );
   }
-  const dedupe = verifier.dedupe;
-  return dedupe ? new DeliveryClaims(dedupe.store, dedupe.ttlMs, ttl) : undefined;
+  return checked.dedupe ? new DeliveryClaims(checked.dedupe, checked.dedupeTtlMs, ttl) : undefined;
 }
 
 type Outcome = { status: 'done' } | { status: 'timed_out' } | { status: 'failed'; error: unknown };
@@ -307,8 +317,23 @@ function defaultOnError(error: unknown, context: HandlerFailureContext): void {
     );
     return;
   }
+  if (context.dedupeStep) {
+    const what = DEDUPE_FAILURES[context.dedupeStep].replace('%', context.event ?? 'webhook');
+    console.error(
+      `linkgate/webhooks: the dedupe store (options.dedupe) could not ${what}; pass onError to handle this.`,
+      error,
+    );
+    return;
+  }
   console.error(
     `linkgate/webhooks: the ${context.event ?? 'webhook'} handler failed${context.acknowledged ? ' after the delivery was acknowledged (the gateway will not retry)' : ''}; pass onError to handle this.`,
     error,
   );
 }
+
+/** What the default onError says the dedupe store (options.dedupe), not the handler, could not do at each step. */
+const DEDUPE_FAILURES: Record<NonNullable<HandlerFailureContext['dedupeStep']>, string> = {
+  claim: 'claim the % delivery, so its handler did not run (answered 500)',
+  markDone: 'mark the % delivery done after its handler succeeded (answered 200)',
+  release: 'release its claim on the % delivery after its handler failed',
+};

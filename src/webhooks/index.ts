@@ -1,6 +1,7 @@
 /**
  * `linkgate/webhooks`: verify, parse and route the gateway's webhook deliveries on any runtime with `fetch`.
- * Imports nothing at run time but `zod` (classic, for parse speed) and no `node:*`.
+ * Imports nothing at run time but `zod/mini` (and zod's English messages) and no `node:*`; under the `node` export
+ * condition (Node, Deno, Bun) the event schemas are compiled for parse speed (./index.node.ts).
  *
  * {@link createWebhookHandler} answers a Web `Request` (Next.js, Hono, Deno, Bun, workers) and {@link toNodeHandler}
  * adapts it to `node:http` / Express. Underneath, {@link verifyWebhook} checks the signature headers in constant time

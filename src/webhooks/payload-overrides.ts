@@ -101,18 +101,18 @@ export function pairedOverrides(event: unknown, overrides: PayloadOverrides): Pa
 /** A zod schema's definition, as far as walking object shapes needs it. */
 interface SchemaDef {
   type: string;
-  shape?: Record<string, z.ZodType>;
-  innerType?: z.ZodType;
+  shape?: Record<string, z.core.$ZodType>;
+  innerType?: z.core.$ZodType;
 }
 
-const defOf = (schema: z.ZodType): SchemaDef => (schema as unknown as { _zod: { def: SchemaDef } })._zod.def;
+const defOf = (schema: z.core.$ZodType): SchemaDef => (schema as unknown as { _zod: { def: SchemaDef } })._zod.def;
 
 /**
  * An issue for an override path that names no field of the schema (a typo such as `data.stauts` would otherwise add
  * a field every receiver ignores), or undefined when the path is known or leads into a free-form record.
  */
-export function unknownFieldIssue(schema: z.ZodType, path: string[]): WebhookPayloadIssue | undefined {
-  let current: z.ZodType | undefined = schema;
+export function unknownFieldIssue(schema: z.core.$ZodType, path: string[]): WebhookPayloadIssue | undefined {
+  let current: z.core.$ZodType | undefined = schema;
   for (let i = 0; i < path.length; i++) {
     let def = defOf(current);
     while (def.innerType && (def.type === 'optional' || def.type === 'nullable' || def.type === 'default')) {

@@ -168,7 +168,7 @@ export interface WebhookVerifier {
   verifyDelivery(input: Request | WebhookDeliveryInput): Promise<VerifiedDelivery>;
 }
 
-/** The verifier behind every entry point; `verifyUnrecorded` is for the handler, which dedupes in steps of its own. */
+/** The verifier behind createWebhookVerifier and the one-call functions (the handler calls the functions below). */
 export class Verifier implements WebhookVerifier {
   readonly #c: CompiledVerifier;
 
@@ -241,25 +241,32 @@ export class Verifier implements WebhookVerifier {
     return { ...delivery, duplicate: !added };
   }
 
-  /** Verifies a delivery and names its dedupe key without touching the store; the handler claims it in steps. */
-  async verifyUnrecorded(input: Request | WebhookDeliveryInput): Promise<Omit<VerifiedDelivery, 'duplicate'>> {
+  /** Verifies a delivery and names its dedupe key without touching the store. */
+  async verifyUnrecorded(input: Request | WebhookDeliveryInput): Promise<UnrecordedDelivery> {
     const c = this.#c;
-    const request = isRequest(input) ? input : undefined;
-    const headers = checkHeaders(c, request ? request.headers : (input as WebhookDeliveryInput).headers);
-    // The body is read only after the secret matched, so strangers can't make us buffer a megabyte.
-    const text = request
-      ? await readRequestText(request, c.maxBodyBytes, c.body)
-      : rawBodyText((input as WebhookDeliveryInput).body, c.maxBodyBytes);
-    const event = checkBody(c, headers, text);
-    const { deliveryId } = headers;
-    const dedupeKey = c.dedupe ? dedupeKeyOf(c.dedupeKey, event, deliveryId) : undefined;
-    return { event, deliveryId, dedupeKey };
+    if (isRequest(input)) return verifyRequestUnrecorded(c, input);
+    const headers = checkHeaders(c, input.headers);
+    return unrecorded(c, headers, checkBody(c, headers, rawBodyText(input.body, c.maxBodyBytes)));
   }
+}
 
-  /** The dedupe store and its settings, for the handler. */
-  get dedupe(): { store: DedupeStore; ttlMs: number } | undefined {
-    return this.#c.dedupe ? { store: this.#c.dedupe, ttlMs: this.#c.dedupeTtlMs } : undefined;
-  }
+/** A verified delivery and its dedupe key, not yet looked up in the store. */
+export type UnrecordedDelivery = Omit<VerifiedDelivery, 'duplicate'>;
+
+/**
+ * Verifies a `Request` and names its dedupe key without touching the store: the handler's path, which claims the key
+ * in steps of its own. A function beside the class, so a receiver's bundle carries only what a `Request` needs.
+ */
+export async function verifyRequestUnrecorded(c: CompiledVerifier, request: Request): Promise<UnrecordedDelivery> {
+  const headers = checkHeaders(c, request.headers);
+  // The body is read only after the secret matched, so strangers can't make us buffer a megabyte.
+  const text = await readRequestText(request, c.maxBodyBytes, c.body);
+  return unrecorded(c, headers, checkBody(c, headers, text));
+}
+
+function unrecorded(c: CompiledVerifier, headers: DeliveryHeaders, event: ParsedWebhookEvent): UnrecordedDelivery {
+  const { deliveryId } = headers;
+  return { event, deliveryId, dedupeKey: c.dedupe ? dedupeKeyOf(c.dedupeKey, event, deliveryId) : undefined };
 }
 
 /** The checked options per options object: a memo of `compile` alone, since the one-call verifiers hold no state. */

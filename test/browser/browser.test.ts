@@ -19,7 +19,7 @@ describe.skipIf(!hasChromium)('the browser example in headless Chromium', () => 
     await buildBrowserExample(dir);
     served = await serveDirectory(dir);
     browser = await launchChromium();
-  }, 60_000);
+  });
 
   afterAll(async () => {
     await browser?.close();
@@ -54,5 +54,5 @@ describe.skipIf(!hasChromium)('the browser example in headless Chromium', () => 
     } finally {
       await context.close();
     }
-  }, 60_000);
+  });
 });

@@ -16,7 +16,7 @@ describe.skipIf(!hasChromium)('the inspector page of linkgate mock, in headless 
 
   beforeAll(async () => {
     browser = await launchChromium();
-  }, 60_000);
+  });
 
   afterAll(async () => {
     await browser?.close();
@@ -146,5 +146,5 @@ describe.skipIf(!hasChromium)('the inspector page of linkgate mock, in headless 
       rx.child.kill('SIGTERM');
       expect(await cli.stop()).toBe(0);
     }
-  }, 60_000);
+  });
 });

@@ -69,7 +69,7 @@ describe('the webhook circuit against a receiver in its own process', () => {
     expect((await control.get('circuits')).body.circuits[0]).toMatchObject({ state: 'closed' });
     expect((await control.get('dead-letters')).body.items).toEqual([]);
     expect(await cli.stop()).toBe(0);
-  }, 40_000);
+  });
 });
 
 /** Polls (in real time, bounded) until the mock has recorded what the receiver's answers bring about. */

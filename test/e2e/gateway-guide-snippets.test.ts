@@ -14,11 +14,12 @@ async function runScenario(scenario: string | undefined, print: string) {
   const result = await runProgram(
     { source: `${setUp}\n${scenario}\nconsole.log(JSON.stringify(${print}));\n` },
     {
-      timeoutMs: 30_000,
+      timeoutMs: 90_000,
     },
   );
   expect(result.code, describeRun(result)).toBe(0);
-  expect(result.ms, describeRun(result)).toBeLessThan(20_000);
+  // The scenarios move a manual clock through minutes in less real time, starting node and tsx under load included.
+  expect(result.ms, describeRun(result)).toBeLessThan(50_000);
   return JSON.parse(result.stdout.trim().split('\n').at(-1) as string);
 }
 
@@ -36,11 +37,11 @@ describe('docs/guides/gateway-simulator.md snippets, each in its own node proces
       'failed',
       'delivered',
     ]);
-  }, 40_000);
+  });
 
   it('the circuit: open after five failures, closed by the probe 30 s later', async () => {
     expect(await runScenario(circuit, 'gateway.circuits()[0]?.state')).toBe('closed');
-  }, 40_000);
+  });
 
   it('the dead-letter queue: six failed attempts, then the replay is delivered with the same delivery id', async () => {
     const print = '[dead.attempts, gateway.attempts().at(-1), gateway.deadLetters.list().length]';
@@ -48,5 +49,5 @@ describe('docs/guides/gateway-simulator.md snippets, each in its own node proces
     expect(attempts).toBe(6);
     expect(last).toMatchObject({ outcome: 'delivered', probe: true });
     expect(queued).toBe(0);
-  }, 40_000);
+  });
 });

@@ -29,7 +29,7 @@ describe('plain-http receivers', () => {
     expect(refused.body).toMatchObject({ error: 'invalid_request', field: 'url' });
     expect(refused.body.message).toContain('--allow-http-receivers');
     expect(await cli.stop()).toBe(0);
-  }, 30_000);
+  });
 
   it('accepts it with --allow-http-receivers, and still delivers to a loopback http receiver', async () => {
     const cli = await startCli(['--control-token', TOKEN, '--quiet', '--allow-http-receivers', '--device', 'p1']);
@@ -47,5 +47,5 @@ describe('plain-http receivers', () => {
       expect.objectContaining({ url: receiver.url, outcome: 'delivered' }),
     ]);
     expect(await cli.stop()).toBe(0);
-  }, 30_000);
+  });
 });

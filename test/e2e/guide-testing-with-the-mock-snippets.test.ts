@@ -25,7 +25,7 @@ describe('docs/guides/testing-with-the-mock.md snippets, each in its own node pr
       '// ...',
       `${manualClock}console.log(JSON.stringify({ rateLimit: client.rateLimit, now: clock.now(), served: server.backend.store.users.size }));`,
     );
-    const result = await runProgram({ source: program }, { timeoutMs: 30_000 });
+    const result = await runProgram({ source: program }, { timeoutMs: 90_000 });
     expect(result.code, describeRun(result)).toBe(0);
     expect(result.stderr).toBe('');
     const seen = JSON.parse(result.stdout.trim().split('\n').at(-1) as string);
@@ -35,7 +35,7 @@ describe('docs/guides/testing-with-the-mock.md snippets, each in its own node pr
     expect(left).toBeGreaterThan(0);
     expect(left).toBeLessThanOrEqual(60_000);
     expect(seen.served).toBe(3);
-    // A minute of mock time in a few seconds of real time (most of it starting node and tsx).
-    expect(result.ms).toBeLessThan(20_000);
-  }, 45_000);
+    // A minute of mock time in less real time than that, starting node and tsx on a loaded machine included.
+    expect(result.ms).toBeLessThan(50_000);
+  });
 });

@@ -111,8 +111,8 @@ describe('docs/guides/webhooks.md snippets, each in its own node process', () =>
 
     receiver.child.kill('SIGTERM');
     expect(await cli.stop()).toBe(0);
-    expect(performance.now() - started).toBeLessThan(30_000);
-  }, 45_000);
+    expect(performance.now() - started).toBeLessThan(90_000); // no wait left running; processes start slowly under load
+  });
 
   it('Node and Express: the node:http receiver acknowledges deliveries and refuses a stale one, which is dead-lettered at once', async () => {
     const source =
@@ -148,7 +148,7 @@ describe('docs/guides/webhooks.md snippets, each in its own node process', () =>
 
     receiver.child.kill('SIGTERM');
     expect(await cli.stop()).toBe(0);
-  }, 45_000);
+  });
 
   it('verifying without the router: a verified delivery is saved, one with a wrong secret is answered 401 and dead-lettered', async () => {
     const source = `${SECRET_AND_ON}${APP}
@@ -169,7 +169,7 @@ ${withoutRouter}${serve('POST')}`;
 
     receiver.child.kill('SIGTERM');
     expect(await cli.stop()).toBe(0);
-  }, 45_000);
+  });
 
   it('secrets: the rotating receiver accepts the old and the new secret; the device-aware one the tenant and the device secret', async () => {
     const OLD = `whsec_live_${'a'.repeat(32)}`;
@@ -228,7 +228,7 @@ for (const [name, handler] of [['rotating', rotating], ['per-device', perDevice]
     expect(rows).toEqual(Array(4).fill('message.received 200 delivered'));
     receiver.child.kill('SIGTERM');
     expect(await cli.stop()).toBe(0);
-  }, 45_000);
+  });
 
   it('testing a receiver: the same test delivery sent twice is handled once and acknowledged twice', async () => {
     const source = `${APP}${threeLines}const handler = POST;
@@ -239,10 +239,10 @@ console.log(response.status, repeat.status, JSON.stringify(await repeat.json()))
     const [, secret] = /secret: '(whsec_live_)' \+ '0'\.repeat\(32\)/.exec(testingReceiver) ?? [];
     expect(secret).toBe('whsec_live_');
     const env = { WEBHOOK_SECRET: `whsec_live_${'0'.repeat(32)}` };
-    const result = await runProgram({ source }, { env, timeoutMs: 30_000 });
+    const result = await runProgram({ source }, { env, timeoutMs: 90_000 });
     expect(result.code, describeRun(result)).toBe(0);
     expect(result.stderr).toBe('');
     expect(result.stdout).toBe('saved m1 from 15551234567: undefined\n200 200 {"status":"success"}\n');
-    expect(result.ms).toBeLessThan(20_000);
-  }, 45_000);
+    expect(result.ms).toBeLessThan(60_000); // exits, rather than running to the killer
+  });
 });

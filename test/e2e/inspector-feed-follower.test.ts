@@ -139,7 +139,7 @@ describe('a program following the inspector feed', () => {
     const rx = spawnNode(['test/browser/inspector-receiver.mjs']);
     try {
       const [, receiver] = await rx.printed(/receiver listening on (http:\/\/127\.0\.0\.1:\d+)/);
-      const result = await runProgram({ source: follower }, { args: [cli.url, receiver!], timeoutMs: 30_000 });
+      const result = await runProgram({ source: follower }, { args: [cli.url, receiver!], timeoutMs: 90_000 });
       expect(result.code, describeRun(result)).toBe(0);
       const lines = result.stdout.trim().split('\n');
       expect(lines.slice(0, 2)).toEqual(['status 200 text/event-stream; charset=utf-8', 'snapshot real']);
@@ -152,12 +152,12 @@ describe('a program following the inspector feed', () => {
       const retryMs = Number(attempts[1]![4]);
       expect(retryMs, describeRun(result)).toBeGreaterThanOrEqual(2_900);
       expect(retryMs, describeRun(result)).toBeLessThan(12_000);
-      expect(result.ms, describeRun(result)).toBeLessThan(25_000);
+      expect(result.ms, describeRun(result)).toBeLessThan(60_000); // exits once it has seen the retry
       // The server is still answering after its reader went away.
       expect((await fetch(`${cli.url}/__mock/`, { headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(200);
     } finally {
       rx.child.kill('SIGTERM');
       expect(await cli.stop()).toBe(0);
     }
-  }, 60_000);
+  });
 });

@@ -45,7 +45,7 @@ describe('linkgate mock activity log', () => {
     expect(printedAfterBanner).not.toContain(alice);
     expect(printedAfterBanner).not.toContain(token);
     expect(await cli.stop()).toBe(0);
-  }, 30_000);
+  });
 
   it('prints each delivery attempt, the circuit opening and each dead letter', async () => {
     let status = 410;
@@ -75,7 +75,7 @@ describe('linkgate mock activity log', () => {
     await cli.printed(/circuit \S+: closed -> open until \d{4}-/);
     expect(cli.out().match(/: 500, failed, next attempt at /g)?.length).toBe(5);
     expect(await cli.stop()).toBe(0);
-  }, 30_000);
+  });
 
   it('prints only the banner with --quiet', async () => {
     const cli = await startCli(['--quiet']);
@@ -87,5 +87,5 @@ describe('linkgate mock activity log', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(activity(cli.out())).toEqual([]);
     expect(await cli.stop()).toBe(0);
-  }, 30_000);
+  });
 });

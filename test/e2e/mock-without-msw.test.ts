@@ -37,13 +37,13 @@ try {
 }
 `,
       },
-      { timeoutMs: 30_000 },
+      { timeoutMs: 90_000 },
     );
     expect(result.code, describeRun(result)).toBe(0);
     expect(result.stdout).toContain('server 200');
     expect(result.stdout).toContain('fetch 200');
     expect(result.stdout).toMatch(/handlers: .*npm install -D msw/);
-  }, 40_000);
+  });
 });
 
 describe('the linkgate mock command', () => {
@@ -61,5 +61,5 @@ describe('the linkgate mock command', () => {
     const inputs = Object.keys(result.metafile.inputs);
     expect(inputs.some((file) => file.includes('mock/cli.ts'))).toBe(true);
     expect(inputs.filter((file) => /node_modules\/msw\/|mock\/adapters\/msw/.test(file))).toEqual([]);
-  }, 30_000);
+  });
 });

@@ -72,5 +72,5 @@ describe('msw handlers of the mock beside an app with its own /api routes', () =
     expect(received).toContain(message_id);
     expect(gateway.attempts().map((a) => [a.response?.status, a.outcome])).toEqual([[200, 'delivered']]);
     expect(gateway.deadLetters.list()).toEqual([]);
-  }, 20_000);
+  });
 });

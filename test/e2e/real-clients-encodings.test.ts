@@ -15,7 +15,7 @@ describe('what real clients send, against the CLI server', () => {
   // A server per test: the e2e support ends every process a test started when that test ends.
   beforeEach(async () => {
     cli = await startCli(['--seed', 'demo', '--rate-limit', 'off', '--admin-key', ADMIN_KEY, '--quiet']);
-  }, 30_000);
+  });
   afterEach(async () => {
     await cli?.stop();
   });
@@ -35,7 +35,7 @@ describe('what real clients send, against the CLI server', () => {
       message: 'Invalid request: "planid" must be an integer or a string of digits.',
       issues: ['planid: must be an integer or a string of digits'],
     });
-  }, 30_000);
+  });
 
   it('ignores flags the spec does not know, sent as 0/1 or true/false (no body of the spec has a boolean)', async () => {
     const res = await send('POST', '/api/domain/add', '{"domain":"https://go.flags.example","notify":1,"active":true}');
@@ -44,7 +44,7 @@ describe('what real clients send, against the CLI server', () => {
     expect(list.json.data.domains).toEqual([
       { id: res.json.id, domain: 'https://go.flags.example', redirectroot: '', redirect404: '' },
     ]);
-  }, 30_000);
+  });
 
   it('refuses a string field sent as a number, naming the field (a pixel tag of digits goes as a string)', async () => {
     const res = await send('POST', '/api/pixel/add', pythonJson({ type: 'fbpixel', name: 'FB', tag: 1234567890 }));
@@ -53,7 +53,7 @@ describe('what real clients send, against the CLI server', () => {
       message: 'Invalid request: "tag" must be a string.',
       issues: ['tag: must be a string'],
     });
-  }, 30_000);
+  });
 
   it('deletes alike whether a DELETE has no body, {}, null, or {} without a Content-Type', async () => {
     const withoutType = Object.fromEntries(Object.entries(headers).filter(([name]) => name !== 'Content-Type'));
@@ -72,14 +72,14 @@ describe('what real clients send, against the CLI server', () => {
         message: 'Domain has been deleted successfully.',
       });
     }
-  }, 30_000);
+  });
 
   it('reads a PUT without a body as one with {}', async () => {
     const none = await send('PUT', '/api/account/update');
     const empty = await send('PUT', '/api/account/update', '{}');
     expect(none.json).toEqual({ error: 0, message: 'No changes were done to the account.' });
     expect(empty.json).toEqual(none.json);
-  }, 30_000);
+  });
 
   it('accepts a body declared as application/json with charset utf-8 in any spelling', async () => {
     const spellings = [
@@ -99,5 +99,5 @@ describe('what real clients send, against the CLI server', () => {
       'Ünïcode G-CHARSET1',
       'Ünïcode G-CHARSET0',
     ]);
-  }, 30_000);
+  });
 });

@@ -77,13 +77,13 @@ describe.each([
     const answer = await client.answered;
     expect(answer.status, proc.err()).toBe(401);
     expect(JSON.parse(answer.body)).toMatchObject({ code: 'missing_secret_header' });
-    expect(answer.ms).toBeLessThan(2000);
+    expect(answer.ms).toBeLessThan(5000); // at once: the body never ends
     // The rest of the body is let flow to nowhere for 1 s, so the client can read its 401, then the receiver cuts it.
-    const closedAt = await Promise.race([client.closed, new Promise<number>((r) => setTimeout(() => r(-1), 8000))]);
+    const closedAt = await Promise.race([client.closed, new Promise<number>((r) => setTimeout(() => r(-1), 15_000))]);
     client.stop();
     expect(closedAt).toBeGreaterThan(0);
-    expect(closedAt - answer.ms).toBeLessThan(4000);
-  }, 30_000);
+    expect(closedAt - answer.ms).toBeLessThan(8000);
+  });
 });
 
 describe('a receiver facing 300 clients with no secret, each holding about 1 MB of body', () => {
@@ -122,7 +122,7 @@ describe('a receiver facing 300 clients with no secret, each holding about 1 MB 
       clearInterval(sampler);
       for (const c of clients) c.stop();
     }
-  }, 60_000);
+  });
 });
 
 describe('a receiver facing a right-secret client whose body trickles forever', () => {
@@ -134,14 +134,14 @@ describe('a receiver facing a right-secret client whose body trickles forever', 
     expect(answer.status, proc.err()).toBe(408);
     expect(JSON.parse(answer.body)).toMatchObject({ code: 'body_timeout' });
     expect(answer.ms).toBeGreaterThanOrEqual(1450);
-    expect(answer.ms).toBeLessThan(4500);
-    const closedAt = await Promise.race([client.closed, new Promise<number>((r) => setTimeout(() => r(-1), 8000))]);
+    expect(answer.ms).toBeLessThan(6000); // below the 8 s default, with slack for a loaded machine
+    const closedAt = await Promise.race([client.closed, new Promise<number>((r) => setTimeout(() => r(-1), 15_000))]);
     client.stop();
     expect(closedAt).toBeGreaterThan(0);
-    expect(closedAt - answer.ms).toBeLessThan(4000);
+    expect(closedAt - answer.ms).toBeLessThan(8000);
     // The receiver stays up and serves the next delivery.
     const next = createTestDelivery({ event: messageReceived, secret: SECRET });
     expect((await fetch(url, { method: 'POST', headers: next.headers, body: next.body })).status).toBe(200);
     await proc.printed(/received 3EB0C767D26A1D5A9F3B/);
-  }, 30_000);
+  });
 });

@@ -90,5 +90,5 @@ describe.each([
     expect(lines[0]).toMatch(/raw_body_required/);
     expect(lines[0]).toMatch(advice);
     expect(proc.err()).not.toContain(SECRET);
-  }, 30_000);
+  });
 });

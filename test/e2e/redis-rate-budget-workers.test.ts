@@ -1,20 +1,11 @@
 // Eight worker processes, one API key, one Redis, as the guide sets them up (docs/guides/running-on-many-processes.md,
 // its snippets run as they are): against `linkgate mock --rate-limit 30/3s`, 240 calls between them with no rate-limit
 // answer; the in-memory store's answers as the contrast; and Redis killed in the middle of a run.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { adapt, readmeSnippet } from '../package/support/newcomer-project.js';
 import { describeWithRedis, type RedisServer, startRedisServer } from '../redis/support/redis-server.js';
-import {
-  type CliServer,
-  describeRun,
-  type ProgramResult,
-  spawnNode,
-  startCli,
-  writeProgram,
-} from './support/processes.js';
+import { answers, loggedCalls, runWorkers, withStartLine } from '../redis/support/worker-processes.js';
+import { type CliServer, describeRun, startCli, writeProgram } from './support/processes.js';
 
 const GUIDE = 'docs/guides/running-on-many-processes.md';
 const ADMIN_KEY = 'e2e-redis-rate-budget-workers-01';
@@ -24,68 +15,14 @@ const WORKERS = 8;
 const CALLS_PER_WORKER = 30;
 const WINDOW_MS = 3_000;
 
-/** The mock's log lines of the workers' calls, with the time each was logged (ms since midnight). */
-function loggedCalls(cli: CliServer): number[] {
-  return [...cli.out().matchAll(/^(\d\d):(\d\d):(\d\d)\.(\d{3}) GET \/api\/account \d{3} /gm)].map(
-    ([, h, m, s, ms]) => ((Number(h) * 60 + Number(m)) * 60 + Number(s)) * 1000 + Number(ms),
-  );
-}
-
-/**
- * Starts each worker program with a start line inserted before its job: on a loaded machine `node` takes from 2 to 40 s
- * to load a program, so the workers wait until all eight are loaded and start their calls together.
- */
-function withStartLine(worker: string): string {
-  return adapt(
-    worker,
-    'const accounts = ',
-    `console.log('ready');
-const { existsSync } = await import('node:fs');
-while (!existsSync(process.env.GO_FILE!)) await new Promise((resolve) => setTimeout(resolve, 10));
-const accounts = `,
-  );
-}
-
 /** Runs the eight workers (four on each library) together; `during` runs alongside once they have started. */
-async function runWorkers(
-  cli: CliServer,
-  redis: RedisServer,
-  programs: string[],
-  during: () => Promise<void> = async () => {},
-): Promise<(ProgramResult & { endedAt: number })[]> {
-  const dir = mkdtempSync(join(tmpdir(), 'linkgate-workers-'));
-  const env = {
-    LINKGATE_BASE_URL: cli.url,
-    LINKGATE_API_KEY: ADMIN_KEY,
-    REDIS_URL: redis.url,
-    GO_FILE: join(dir, 'go'),
-  };
-  const workers = Array.from({ length: WORKERS }, (_, i) =>
-    spawnNode([programs[i % programs.length] as string], { env }),
+const runEight = (cli: CliServer, redis: RedisServer, programs: string[], during?: () => Promise<void>) =>
+  runWorkers(
+    WORKERS,
+    programs,
+    { LINKGATE_BASE_URL: cli.url, LINKGATE_API_KEY: ADMIN_KEY, REDIS_URL: redis.url },
+    during,
   );
-  const killer = setTimeout(() => {
-    for (const worker of workers) worker.child.kill('SIGKILL');
-  }, 150_000);
-  try {
-    await Promise.all(workers.map((worker) => worker.printed(/^ready$/m)));
-    writeFileSync(env.GO_FILE, '');
-    const [results] = await Promise.all([
-      Promise.all(
-        workers.map(async (worker) => {
-          const { code, signal, ms } = await worker.exited;
-          return { code, signal, ms, stdout: worker.out(), stderr: worker.err(), endedAt: Date.now() };
-        }),
-      ),
-      during(),
-    ]);
-    return results;
-  } finally {
-    clearTimeout(killer);
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-const answers = (run: ProgramResult) => run.stdout.split('\n').filter((line) => line.endsWith('(answer)')).length;
 
 describeWithRedis('eight worker processes sharing one API key through Redis', () => {
   let redis: RedisServer;
@@ -116,7 +53,7 @@ describeWithRedis('eight worker processes sharing one API key through Redis', ()
 
   it('make 240 calls between them with no rate-limit answer, within 10 windows', async () => {
     cli = await startCli(['--rate-limit', '30/3s', '--seed', 'empty', '--admin-key', ADMIN_KEY]);
-    const runs = await runWorkers(cli, redis, programs);
+    const runs = await runEight(cli, redis, programs);
     for (const run of runs) {
       expect(run.code, describeRun(run)).toBe(0);
       expect(run.stdout, describeRun(run)).toMatch(/^done 30$/m);
@@ -139,7 +76,7 @@ describeWithRedis('eight worker processes sharing one API key through Redis', ()
     const inMemory = [nodeRedisWorker, ioRedisWorker].map((worker) =>
       writeProgram(withStartLine(adapt(worker, 'rateLimitStore: new RedisRateLimitStore({ client: redis }),', ''))),
     );
-    const runs = await runWorkers(cli, redis, inMemory);
+    const runs = await runEight(cli, redis, inMemory);
     const total = runs.reduce((sum, run) => sum + answers(run), 0);
     console.log(`in-memory budgets: ${total} rate-limit answers, ${loggedCalls(cli).length} requests for 240 calls`);
     expect(total, runs.map(describeRun).join('\n')).toBeGreaterThan(0);
@@ -152,7 +89,7 @@ describeWithRedis('eight worker processes sharing one API key through Redis', ()
     const server = cli;
     let killedAt = 0;
     let restartedAt = 0;
-    const runs = await runWorkers(cli, redis, programs, async () => {
+    const runs = await runEight(cli, redis, programs, async () => {
       // Two windows into the job, Redis dies; two windows later it is back, empty.
       while (loggedCalls(server).length === 0) await new Promise((resolve) => setTimeout(resolve, 50));
       await new Promise((resolve) => setTimeout(resolve, 2 * WINDOW_MS));

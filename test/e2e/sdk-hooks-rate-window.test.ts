@@ -28,7 +28,7 @@ describe('a script logging retries and traces against a short rate window', () =
     cli = await startCli(['--admin-key', KEY, '--rate-limit', '3/3s', '--quiet']);
     const result = await runProgram(
       { source },
-      { env: { LINKGATE_BASE_URL: cli.url, LINKGATE_API_KEY: KEY }, timeoutMs: 30_000 },
+      { env: { LINKGATE_BASE_URL: cli.url, LINKGATE_API_KEY: KEY }, timeoutMs: 90_000 },
     );
     expect(result.code, describeRun(result)).toBe(0);
     expect(`${result.stdout}${result.stderr}`).not.toContain(KEY);
@@ -52,8 +52,8 @@ describe('a script logging retries and traces against a short rate window', () =
     expect(waited).toBeGreaterThanOrEqual(1000);
     expect(waited).toBeLessThanOrEqual(4000);
     expect(result.ms).toBeGreaterThanOrEqual(waited);
-    expect(result.ms).toBeLessThan(20_000);
-  }, 45_000);
+    expect(result.ms).toBeLessThan(60_000); // exits, rather than running to the killer
+  });
 
   it('holds the fourth call for budget instead, no retry needed, and traces the wait (limiter on)', async () => {
     const result = await runAgainstShortWindow(guideScript);
@@ -67,6 +67,6 @@ describe('a script logging retries and traces against a short rate window', () =
     expect(waited[3]).toBeGreaterThan(0);
     expect(waited[3]).toBeLessThanOrEqual(4000);
     expect(result.ms).toBeGreaterThanOrEqual(waited[3] ?? 0);
-    expect(result.ms).toBeLessThan(20_000);
-  }, 45_000);
+    expect(result.ms).toBeLessThan(60_000); // exits, rather than running to the killer
+  });
 });

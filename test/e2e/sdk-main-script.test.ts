@@ -33,14 +33,14 @@ describe('a main() script without top-level await, across rate windows', () => {
     cli = await startCli(['--rate-limit', '30/3s', '--seed', 'empty', '--admin-key', ADMIN_KEY]);
     const result = await runProgram(
       { source: MAIN_SCRIPT },
-      { env: { LINKGATE_BASE_URL: cli.url, LINKGATE_API_KEY: ADMIN_KEY }, timeoutMs: 40_000 },
+      { env: { LINKGATE_BASE_URL: cli.url, LINKGATE_API_KEY: ADMIN_KEY }, timeoutMs: 90_000 },
     );
     expect(result.code, describeRun(result)).toBe(0);
     expect(result.stdout).toContain('all done: 45 created');
     expect(result.ms).toBeGreaterThanOrEqual(2_500);
-    expect(result.ms).toBeLessThan(25_000);
+    expect(result.ms).toBeLessThan(60_000); // exits, rather than running to the killer; a loaded machine takes seconds to start node and tsx
 
     const client = new Linkgate({ apiKey: ADMIN_KEY, baseUrl: cli.url });
     expect(await client.pixels.list({ limit: 100 }).toArray()).toHaveLength(45);
-  }, 60_000);
+  });
 });

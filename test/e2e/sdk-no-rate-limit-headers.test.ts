@@ -24,15 +24,15 @@ describe('100 calls against a server that sends no X-RateLimit-* headers (--rate
     cli = await startCli(['--rate-limit', 'off', '--seed', 'empty', '--admin-key', ADMIN_KEY]);
     const result = await runProgram(
       { source: HUNDRED_CREATES },
-      { env: { LINKGATE_BASE_URL: cli.url, LINKGATE_API_KEY: ADMIN_KEY }, timeoutMs: 60_000 },
+      { env: { LINKGATE_BASE_URL: cli.url, LINKGATE_API_KEY: ADMIN_KEY }, timeoutMs: 90_000 },
     );
     expect(result.code, describeRun(result)).toBe(0);
     expect(result.stdout).not.toContain('held');
     const [, ms] = /100 created in (\d+) ms/.exec(result.stdout) ?? [];
-    expect(Number(ms), describeRun(result)).toBeLessThan(10_000);
-    expect(result.ms).toBeLessThan(20_000);
+    // Minutes when held by an assumed 30 per minute; seconds otherwise, even on a loaded machine.
+    expect(Number(ms), describeRun(result)).toBeLessThan(30_000);
 
     const client = new Linkgate({ apiKey: ADMIN_KEY, baseUrl: cli.url });
     expect(await client.pixels.list({ limit: 100 }).toArray()).toHaveLength(100);
-  }, 90_000);
+  });
 });

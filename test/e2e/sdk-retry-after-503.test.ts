@@ -57,13 +57,13 @@ describe('a one-call script whose first answer is a 503', () => {
     gateway = await flakyGateway(cli.url);
     const result = await runProgram(
       { source: ONE_CALL },
-      { env: { LINKGATE_BASE_URL: gateway.url, LINKGATE_API_KEY: ADMIN_KEY }, timeoutMs: 30_000 },
+      { env: { LINKGATE_BASE_URL: gateway.url, LINKGATE_API_KEY: ADMIN_KEY }, timeoutMs: 90_000 },
     );
     expect(result.code, describeRun(result)).toBe(0);
     expect(result.stdout).toContain('account: admin');
     expect(gateway.seen()).toBe(2);
     // The first back-off is 0.5 s less up to a quarter of jitter.
     expect(result.ms).toBeGreaterThanOrEqual(375);
-    expect(result.ms).toBeLessThan(15_000);
-  }, 45_000);
+    expect(result.ms).toBeLessThan(60_000); // exits, rather than running to the killer; a loaded machine takes seconds to start node and tsx
+  });
 });

@@ -33,22 +33,22 @@ describe.skipIf(!python)(
         });
         child.on('exit', () => reject(new Error(`the Python receiver exited:\n${out}`)));
       });
-    }, 30_000);
+    });
     afterAll(() => {
       if (child?.exitCode === null) child.kill('SIGKILL');
     });
 
     it('is tested with one line: the delivery is handled and acknowledged', async () => {
-      const run = await runCli(['trigger', 'message.received', '--to', url, '--secret', SECRET], { timeoutMs: 30_000 });
+      const run = await runCli(['trigger', 'message.received', '--to', url, '--secret', SECRET], { timeoutMs: 90_000 });
       expect(run.code, describeRun(run)).toBe(0);
       expect(run.stdout).toMatch(/answer {3}200 in \d+ ms: \{"status": "success"\}/);
       await expect
-        .poll(() => out, { timeout: 5000 })
+        .poll(() => out, { timeout: 15_000 })
         .toMatch(
           /handled message\.received from device-1: \{"message_id": "3EB0[0-9A-F]{16}", "sender": "6281234567890"/,
         );
       expect(run.stdout + run.stderr).not.toContain(SECRET);
-    }, 30_000);
+    });
 
     it('passes every check a receiver must pass: one of every event, a repeat, a wrong secret, a stale and an invalid delivery', async () => {
       const runs = [
@@ -60,12 +60,12 @@ describe.skipIf(!python)(
       ];
       for (const args of runs) {
         const run = await runCli(['trigger', ...args, '--to', url, '--secret', SECRET, '--json'], {
-          timeoutMs: 30_000,
+          timeoutMs: 90_000,
         });
         expect(run.code, `${args.join(' ')}: ${describeRun(run)}`).toBe(0);
         expect(JSON.parse(run.stdout).ok).toBe(true);
       }
       expect(out.match(/handled message\.ack /g)?.length, 'the --all ack and one of the two copies').toBe(2);
-    }, 90_000);
+    });
   },
 );

@@ -45,7 +45,7 @@ function startReceiver(file: string, env: Record<string, string> = {}): Promise<
 
 /** Runs `linkgate trigger <args> --to <url> --secret <SECRET>`; --json output comes back parsed. */
 async function trigger(url: string, args: string[]) {
-  const run = await runCli(['trigger', ...args, '--to', url, '--secret', SECRET], { timeoutMs: 30_000 });
+  const run = await runCli(['trigger', ...args, '--to', url, '--secret', SECRET], { timeoutMs: 90_000 });
   expect(`${run.stdout}${run.stderr}`, 'the secret is never printed').not.toContain(SECRET);
   const report = args.includes('--json') && run.stdout.startsWith('{') ? JSON.parse(run.stdout) : undefined;
   return { ...run, report, details: describeRun(run) };
@@ -93,7 +93,7 @@ describe('linkgate trigger against the node:http receiver example (examples/webh
   let receiver: Receiver;
   beforeAll(async () => {
     receiver = await startReceiver('examples/webhook-receiver-node.ts');
-  }, 30_000);
+  });
 
   it('delivers a realistic message.received that the receiver handles, and prints its status, body and time', async () => {
     const run = await trigger(receiver.url, ['message.received']);
@@ -103,10 +103,10 @@ describe('linkgate trigger against the node:http receiver example (examples/webh
       / {2}answer {3}200 in \d+ ms: \{"status":"success"\}\n {2}ok {7}acknowledged with 200\n/,
     );
     await expect
-      .poll(() => receiver.out(), { timeout: 5000 })
+      .poll(() => receiver.out(), { timeout: 15_000 })
       .toContain('device-1: message from 6281234567890: Hi! Is my order on its way?');
-    expect(run.ms, 'a start, one delivery and an exit').toBeLessThan(20_000);
-  }, 30_000);
+    expect(run.ms, 'a start, one delivery and an exit').toBeLessThan(60_000);
+  });
 
   it('changes fields with --set, sets --device and --delivery-id, and reports one JSON document with --json', async () => {
     const run = await trigger(receiver.url, [
@@ -143,9 +143,9 @@ describe('linkgate trigger against the node:http receiver example (examples/webh
     });
     expect(Math.abs(delivery.timestamp - Date.now() / 1000)).toBeLessThan(60);
     await expect
-      .poll(() => receiver.out(), { timeout: 5000 })
+      .poll(() => receiver.out(), { timeout: 15_000 })
       .toContain(`dev-7: ${delivery.payload.data.message_id} is read`);
-  }, 30_000);
+  });
 
   it('sends the same delivery twice with --duplicate: both acknowledged, handled once by this deduping receiver', async () => {
     const handledBefore = count(receiver.out(), 'message from 6281234567890: Hi!');
@@ -157,9 +157,9 @@ describe('linkgate trigger against the node:http receiver example (examples/webh
     expect(delivery.verdict).toMatch(/whether the second was handled again does not show in the answer/);
     // The receiver logs each message it handles before answering, so both answers came after its lines.
     await expect
-      .poll(() => count(receiver.out(), 'message from 6281234567890: Hi!'), { timeout: 5000 })
+      .poll(() => count(receiver.out(), 'message from 6281234567890: Hi!'), { timeout: 15_000 })
       .toBe(handledBefore + 1);
-  }, 30_000);
+  });
 
   it('sends one of every event stamped an hour ago with --all --stale: each is refused with 401, exit code 0', async () => {
     const before = count(receiver.out(), 'refused a delivery: stale_timestamp');
@@ -177,9 +177,9 @@ describe('linkgate trigger against the node:http receiver example (examples/webh
       expect(Date.now() / 1000 - d.timestamp).toBeGreaterThan(3500);
     }
     await expect
-      .poll(() => count(receiver.out(), 'refused a delivery: stale_timestamp'), { timeout: 5000 })
+      .poll(() => count(receiver.out(), 'refused a delivery: stale_timestamp'), { timeout: 15_000 })
       .toBe(before + 5);
-  }, 30_000);
+  });
 
   it('sends a delivery with another secret with --wrong-secret and says the receiver refused it', async () => {
     const run = await trigger(receiver.url, ['device.status', '--wrong-secret']);
@@ -188,8 +188,8 @@ describe('linkgate trigger against the node:http receiver example (examples/webh
     expect(run.stdout).toContain('(wrong-secret)');
     expect(run.stdout).toMatch(/answer {3}401 in \d+ ms: .*"code":"secret_mismatch"/);
     expect(run.stdout).toContain('ok       refused with 401, as it must');
-    await expect.poll(() => receiver.out(), { timeout: 5000 }).toContain('refused a delivery: secret_mismatch');
-  }, 30_000);
+    await expect.poll(() => receiver.out(), { timeout: 15_000 }).toContain('refused a delivery: secret_mismatch');
+  });
 
   it('refuses an invalid override with exit code 2 and sends nothing; --allow-invalid sends it, and the 400 passes', async () => {
     const refusals = count(receiver.out(), 'refused a delivery: invalid_payload');
@@ -215,9 +215,9 @@ describe('linkgate trigger against the node:http receiver example (examples/webh
       answers: [{ status: 400 }],
     });
     await expect
-      .poll(() => count(receiver.out(), 'refused a delivery: invalid_payload'), { timeout: 5000 })
+      .poll(() => count(receiver.out(), 'refused a delivery: invalid_payload'), { timeout: 15_000 })
       .toBe(refusals + 1);
-  }, 40_000);
+  });
 
   it('removes fields with --unset: a message without text is acknowledged, one without a sender refused with 400', async () => {
     const refusals = count(receiver.out(), 'refused a delivery: invalid_payload');
@@ -234,16 +234,16 @@ describe('linkgate trigger against the node:http receiver example (examples/webh
     expect(senderless.code, senderless.details).toBe(0);
     expect(senderless.report.deliveries[0]).toMatchObject({ check: 'invalid', ok: true, answers: [{ status: 400 }] });
     await expect
-      .poll(() => count(receiver.out(), 'refused a delivery: invalid_payload'), { timeout: 5000 })
+      .poll(() => count(receiver.out(), 'refused a delivery: invalid_payload'), { timeout: 15_000 })
       .toBe(refusals + 1);
-  }, 40_000);
+  });
 });
 
 describe('linkgate trigger against the Hono receiver example (examples/webhook-receiver-hono.ts)', () => {
   let receiver: Receiver;
   beforeAll(async () => {
     receiver = await startReceiver('examples/webhook-receiver-hono.ts');
-  }, 30_000);
+  });
   const stored = async () => (await (await fetch(receiver.url.replace(/\/webhooks$/, '/events'))).json()) as unknown[];
 
   it('sends every event of the catalog with --all: all acknowledged, the two it handles stored', async () => {
@@ -257,7 +257,7 @@ describe('linkgate trigger against the Hono receiver example (examples/webhook-r
       { event: 'message.received', device_id: 'hono-dev' },
       { event: 'device.status', device_id: 'hono-dev' },
     ]);
-  }, 30_000);
+  });
 
   it('prints a verdict for --duplicate that claims no more than the answers show: this receiver, without dedupe, handled both', async () => {
     const before = (await stored()).length;
@@ -266,7 +266,7 @@ describe('linkgate trigger against the Hono receiver example (examples/webhook-r
     expect(run.stdout).toMatch(/answer 1 200 in \d+ ms[^\n]*\n {2}answer 2 200 in \d+ ms/);
     expect(run.stdout).toContain('check its log or store');
     expect((await stored()).length).toBe(before + 2);
-  }, 30_000);
+  });
 });
 
 describe('linkgate trigger against bad receivers, each in its own process', () => {
@@ -275,7 +275,7 @@ describe('linkgate trigger against bad receivers, each in its own process', () =
   beforeAll(async () => {
     bad = await startReceiver(writeProgram(BAD_RECEIVERS));
     base = bad.url;
-  }, 30_000);
+  });
 
   it('exits 1 and says ACCEPTED when a receiver takes a wrong-secret delivery, and hides the secret it echoes', async () => {
     const run = await trigger(`${base}/accept-all`, ['message.received', '--wrong-secret', '--json']);
@@ -287,13 +287,13 @@ describe('linkgate trigger against bad receivers, each in its own process', () =
     const echoed = await trigger(`${base}/accept-all`, ['message.received']);
     expect(echoed.code, echoed.details).toBe(0);
     expect(echoed.stdout).toContain('"x-service-secret":"[secret]"');
-  }, 40_000);
+  });
 
   it('exits 1 when a receiver accepts a stale delivery', async () => {
     const run = await trigger(`${base}/accept-all`, ['message.ack', '--stale']);
     expect(run.code, run.details).toBe(1);
     expect(run.stdout).toMatch(/FAILED {3}ACCEPTED with 200: it must refuse a delivery stamped an hour ago/);
-  }, 30_000);
+  });
 
   it('gives up on a receiver that never answers at --timeout, exit code 1', async () => {
     const run = await trigger(`${base}/hang`, ['device.status', '--timeout', '1s', '--json']);
@@ -301,10 +301,10 @@ describe('linkgate trigger against bad receivers, each in its own process', () =
     const [answer] = run.report.deliveries[0].answers;
     expect(answer).toMatchObject({ status: null, error: 'timeout' });
     expect(answer.ms, 'waited for the timeout').toBeGreaterThanOrEqual(990);
-    expect(answer.ms, 'and no longer').toBeLessThan(3000);
+    expect(answer.ms, 'and no longer').toBeLessThan(5000);
     expect(run.report.deliveries[0].verdict).toBe('no answer within 1 s (--timeout)');
-    await expect.poll(() => bad.out(), { timeout: 5000 }).toContain('hang: the sender closed the connection');
-  }, 30_000);
+    await expect.poll(() => bad.out(), { timeout: 15_000 }).toContain('hang: the sender closed the connection');
+  });
 
   it('stops reading an endless answer body past 1 MB and closes the connection, exit code 1', async () => {
     const run = await trigger(`${base}/endless`, ['message.sent', '--json']);
@@ -314,10 +314,10 @@ describe('linkgate trigger against bad receivers, each in its own process', () =
     expect(answer.body.length).toBe(8 * 1024);
     expect(answer.ms, 'cut by size, long before the 8 s deadline').toBeLessThan(6000);
     expect(run.report.deliveries[0].verdict).toMatch(/^answered 200, but its body went on past 1 MB/);
-    await expect.poll(() => bad.out(), { timeout: 5000 }).toMatch(/endless: stopped after \d+ bytes/);
+    await expect.poll(() => bad.out(), { timeout: 15_000 }).toMatch(/endless: stopped after \d+ bytes/);
     const sent = /endless: stopped after (\d+) bytes/.exec(bad.out())?.[1];
     expect(Number(sent), 'the receiver stopped long before its own cap').toBeLessThan(256 * 1024 * 1024);
-  }, 30_000);
+  });
 
   it('exits 1 naming the refused connection when nothing listens at --to', async () => {
     const port = await new Promise<number>((resolve) => {
@@ -331,7 +331,7 @@ describe('linkgate trigger against bad receivers, each in its own process', () =
     expect(run.stdout).toMatch(
       /answer {3}none after \d+ ms: connection refused \(ECONNREFUSED\): is the receiver running/,
     );
-  }, 30_000);
+  });
 
   it('refuses a bad flag with exit code 2, and lists trigger in linkgate --help', async () => {
     const run = await runCli(['trigger', 'message.received', '--to', base, '--secret', SECRET, '--timeout', 'soon']);
@@ -340,5 +340,5 @@ describe('linkgate trigger against bad receivers, each in its own process', () =
     const help = await runCli(['--help']);
     expect(help.code, describeRun(help)).toBe(0);
     expect(help.stdout).toContain('linkgate trigger <event> --to <url> --secret <secret>');
-  }, 30_000);
+  });
 });

@@ -26,7 +26,8 @@ describe('run-time dependencies of each entry', () => {
     expect(await runtimeImports('src/index.ts')).toEqual(['ky', 'zod/mini']);
   });
 
-  it('linkgate/webhooks loads only zod', async () => {
-    expect(await runtimeImports('src/webhooks/index.ts')).toEqual(['zod']);
+  it('linkgate/webhooks loads only zod/mini and its English messages, in both builds', async () => {
+    expect(await runtimeImports('src/webhooks/index.ts')).toEqual(['zod/locales', 'zod/mini']);
+    expect(await runtimeImports('src/webhooks/index.node.ts')).toEqual(['zod/locales', 'zod/mini']);
   });
 });

@@ -4,6 +4,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { isBuiltin } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { build } from 'esbuild';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCommand } from '../runtimes/support/runtime-install.js';
@@ -132,7 +133,7 @@ describe('the published package', () => {
   it('imports, at run time and in its types, only ky, zod, msw (the optional peer) and node:* modules', () => {
     // Everything else the mock uses (hono's routers, qrcode's core, ulid, @noble/hashes) is bundled into dist/. Only
     // the CLI, which runs on Node alone, may name a built-in without `node:` (its bundled ulid imports "crypto").
-    const allowed = new Set(['ky', 'zod', 'zod/mini', 'msw']);
+    const allowed = new Set(['ky', 'zod', 'zod/mini', 'zod/locales', 'msw']);
     const bare = /(?:\bfrom|\bimport\(|\brequire\()\s*['"]([@a-z][\w./@-]*)['"]/g;
     const comment = /^\s*(?:\*|\/\/|\/\*)/; // TSDoc examples import 'linkgate' and 'msw/node'
     const foreign = packed.files
@@ -219,6 +220,39 @@ describe('an app that installs only linkgate', () => {
       expect(run.stdout).toBe('200 200 image/png PNG\n');
     },
   );
+
+  it('loads the compiled webhooks build on Node, and bundlers for browsers and edges the one without a compiler', async (ctx) => {
+    if (skip()) return ctx.skip();
+    writeFileSync(join(dir(), 'which-webhooks.mjs'), "console.log(import.meta.resolve('linkgate/webhooks'));");
+    expect((await node(['which-webhooks.mjs'], dir())).stdout).toMatch(/\/dist\/webhooks\.node\.js\n$/);
+    writeFileSync(join(dir(), 'receiver.js'), "export { createWebhookHandler } from 'linkgate/webhooks';");
+    const shipped = async (platform: 'browser' | 'node', conditions: string[] = []) => {
+      const { metafile } = await build({
+        entryPoints: ['receiver.js'],
+        absWorkingDir: dir(),
+        bundle: true,
+        platform,
+        conditions,
+        write: false,
+        metafile: true,
+        logLevel: 'silent',
+      });
+      // What is left in the output: esbuild also lists the files it shook out.
+      const [output] = Object.values(metafile.outputs);
+      return Object.entries(output!.inputs)
+        .filter(([, input]) => input.bytesInOutput > 0)
+        .map(([file]) => file.replace(/^.*node_modules\//, ''));
+    };
+    for (const conditions of [[], ['workerd', 'worker'], ['edge-light']]) {
+      const files = await shipped('browser', conditions);
+      expect(files.some((file) => file.startsWith('linkgate/dist/'))).toBe(true);
+      expect(files).not.toContain('linkgate/dist/webhooks.node.js');
+      expect(files.filter((file) => /zod\/v4\/(?:classic\/|core\/compile\.js)/.test(file))).toEqual([]);
+    }
+    expect(await shipped('node')).toEqual(
+      expect.arrayContaining(['linkgate/dist/webhooks.node.js', 'zod/v4/core/compile.js']),
+    );
+  });
 });
 
 describe('a newcomer with the packed tarball and only the README', () => {

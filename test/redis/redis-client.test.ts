@@ -111,26 +111,26 @@ describeWithRedis('the Redis adapter', () => {
         await expect(conn.setNxPx(key, 'late', 60_000)).rejects.toThrow(
           /Redis failed: the client lost its connection and is reconnecting/,
         );
-        expect(performance.now() - started).toBeLessThan(100);
+        expect(performance.now() - started).toBeLessThan(1_000); // at once; queued, it would wait for the restart
       } finally {
         await server.restart();
       }
       await until((outcome) => outcome === 'ok');
       expect(await conn.setNxPx(unique(), 'back', 1000)).toBe(true);
       expect(await connected.command(['EXISTS', key])).toBe(0);
-    }, 15_000);
+    });
 
     it('fails a command after timeoutMs when Redis does not answer (paused)', async () => {
       const other = await connectClient(library, server.url);
       try {
-        await other.command(['CLIENT', 'PAUSE', '2000', 'ALL']);
+        await other.command(['CLIENT', 'PAUSE', '3000', 'ALL']);
         const started = performance.now();
         await expect(redisConnection(connected.client, 'test', 200).setNxPx(unique(), 'a', 1000)).rejects.toThrow(
           /Redis did not answer within 200 ms \(timeoutMs\)/,
         );
         const elapsed = performance.now() - started;
         expect(elapsed).toBeGreaterThanOrEqual(190);
-        expect(elapsed).toBeLessThan(1_500);
+        expect(elapsed).toBeLessThan(2_000); // well before the 3 s pause ends
       } finally {
         await other.command(['CLIENT', 'UNPAUSE']);
         await other.close();

@@ -100,7 +100,7 @@ describe('bundles of linkgate and linkgate/webhooks for Bun and Deno', () => {
     // Neutral, self-contained bundles: no Node or browser built-ins to lean on, as on Deno, Bun and workers.
     const imports = await bundleForRuntime([join(here, 'client-usage.ts'), join(here, 'webhooks-usage.ts')], dir);
     for (const [file, left] of Object.entries(imports)) expect(left, `${file} still imports`).toEqual([]);
-  }, 60_000);
+  });
 
   afterAll(() => {
     if (dir) rmSync(dir, { recursive: true, force: true });

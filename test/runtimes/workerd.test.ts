@@ -176,7 +176,7 @@ describe(`a Worker using linkgate and linkgate/webhooks on workerd ${WORKERD.ver
         LINKGATE_BASE_URL: server.url,
       }),
     );
-  }, 60_000);
+  });
 
   afterAll(async () => {
     await workerd?.stop();

@@ -80,7 +80,8 @@ describe('the API key never leaks', () => {
     );
     const error = await rejectionOf(ctx.client().users.list());
     for (const text of renderings(error)) expect(text).not.toContain(ctx.backend.adminKey);
-    expect((error as { body: unknown }).body).toEqual({ error: 0, data: [{ id: 'x', apikey: ctx.backend.adminKey }] });
+    // The raw answer, but for the client's own key: nothing an error carries may hold it (issue 21).
+    expect((error as { body: unknown }).body).toEqual({ error: 0, data: [{ id: 'x', apikey: '***' }] });
   });
 
   it('is not in connection, timeout, validation or rate-limit errors', async () => {

@@ -13,6 +13,6 @@ describe('withoutTrailingSlashes', () => {
     const crafted = `${'/'.repeat(200_000)}a`;
     const started = performance.now();
     expect(withoutTrailingSlashes(crafted)).toBe(crafted);
-    expect(performance.now() - started).toBeLessThan(100);
+    expect(performance.now() - started).toBeLessThan(2_000); // minutes when quadratic; generous for a loaded machine
   });
 });

@@ -77,11 +77,11 @@ describe('toNodeHandler checks the secret before reading a byte of the body', ()
     const answer = await client.answered;
     expect(answer.status).toBe(401);
     expect(JSON.parse(answer.body)).toMatchObject({ code: 'missing_secret_header' });
-    expect(answer.ms).toBeLessThan(1000);
+    expect(answer.ms).toBeLessThan(3000); // at once: a body that never ends would hold it forever
     expect(seen.bodyBytesRead).toBe(0);
     // The unread rest flows to nowhere for a moment (so the client can read the 401), then the connection is cut.
     expect(await client.closed).toBeLessThan(answer.ms + 3000);
-  }, 10_000);
+  });
 
   it('answers 401 at once to a wrong secret whose body never ends, without reading it', async () => {
     const { wrapped, seen } = observed(createWebhookHandler({ secret: TENANT_SECRET }));
@@ -92,9 +92,9 @@ describe('toNodeHandler checks the secret before reading a byte of the body', ()
     client.stop();
     expect(answer.status).toBe(401);
     expect(JSON.parse(answer.body)).toMatchObject({ code: 'secret_mismatch' });
-    expect(answer.ms).toBeLessThan(1000);
+    expect(answer.ms).toBeLessThan(3000); // at once: a body that never ends would hold it forever
     expect(seen.bodyBytesRead).toBe(0);
-  }, 10_000);
+  });
 
   it('keeps a connection whose refused body was complete open for the next delivery', async () => {
     const handled = vi.fn();
@@ -128,9 +128,9 @@ describe('toNodeHandler bounds the time a body may take', () => {
     expect(JSON.parse(answer.body)).toMatchObject({ code: 'body_timeout' });
     expect(JSON.parse(answer.body).message).toMatch(/within 400 ms.*raise bodyTimeoutMs/);
     expect(answer.ms).toBeGreaterThanOrEqual(390);
-    expect(answer.ms).toBeLessThan(2000);
+    expect(answer.ms).toBeLessThan(4000); // far below the 8 s default it would otherwise wait
     expect(await client.closed).toBeLessThan(answer.ms + 3000);
-  }, 10_000);
+  });
 
   it('takes its own bodyTimeoutMs over the handler’s, for fetch handlers of other frameworks', async () => {
     const url = await serve(createWebhookHandler({ secret: TENANT_SECRET }), { bodyTimeoutMs: 300 });
@@ -139,7 +139,7 @@ describe('toNodeHandler bounds the time a body may take', () => {
     expect(answer.status).toBe(408);
     expect(answer.ms).toBeLessThan(DEFAULT_BODY_TIMEOUT_MS / 2);
     client.stop();
-  }, 10_000);
+  });
 
   it('refuses a body time limit that is not a positive integer, naming the option', () => {
     const handler = createWebhookHandler({ secret: TENANT_SECRET });

@@ -215,6 +215,7 @@ describe('a repeated delivery is acknowledged, not handled twice', () => {
       event: 'message.received',
       deliveryId: 'd-1',
       acknowledged: false,
+      dedupeStep: 'claim',
     });
   });
 });
@@ -231,7 +232,7 @@ describe('a claim while the handler runs, a done mark once it answered', () => {
     const held = heldHandler();
     const handler = dedupingHandler(new MemoryDedupeStore(), held.fn);
     const first = handler(send().request);
-    await vi.waitFor(() => expect(held.fn).toHaveBeenCalledTimes(1));
+    await vi.waitFor(() => expect(held.fn).toHaveBeenCalledTimes(1), { timeout: 10_000 });
     const copy = await handler(send().request);
     expect(copy.status).toBe(503);
     expect(await copy.json()).toEqual({
@@ -330,6 +331,7 @@ describe('a claim while the handler runs, a done mark once it answered', () => {
       event: 'message.received',
       deliveryId: 'd-1',
       acknowledged: true,
+      dedupeStep: 'markDone',
     });
   });
 

@@ -115,7 +115,7 @@ export async function runProgram(
 ): Promise<ProgramResult> {
   const file = 'file' in program ? program.file : writeProgram(program.source);
   const proc = spawnNode([file, ...(options.args ?? [])], options.env ? { env: options.env } : {});
-  const killer = setTimeout(() => proc.child.kill('SIGKILL'), options.timeoutMs ?? 30_000);
+  const killer = setTimeout(() => proc.child.kill('SIGKILL'), options.timeoutMs ?? 90_000);
   const { code, signal, ms } = await proc.exited;
   clearTimeout(killer);
   return { code, signal, stdout: proc.out(), stderr: proc.err(), ms };

@@ -39,7 +39,7 @@ describe('moving a manual clock past attempts in flight', () => {
       expect.objectContaining({ outcome: 'failed', error: 'timeout', durationMs: 8_000, nextAttemptAt: t0 + 11_000 }),
     ]);
     expect(gateway.engine.scheduled()).toEqual([expect.objectContaining({ attempt: 2, at: t0 + 11_000 })]);
-  }, 20_000);
+  });
 
   it('answers drain within the answer grace over a receiver that never answers, naming the attempt and the way out', async () => {
     receiver = await startReceiver(() => 'hang');
@@ -56,7 +56,7 @@ describe('moving a manual clock past attempts in flight', () => {
       inFlight: [expect.objectContaining({ url: receiver.url, attempt: 1, startedAt: t0, deadline: t0 + 8_000 })],
     });
     expect(res.body.message).toContain('POST /__mock/clock/advance {"ms": 8000}');
-  }, 20_000);
+  });
 
   it('never times out an attempt whose receiver answers, however far one advance jumps', async () => {
     // The first attempt fails; the retry, sent 3 s later on the clock, is answered 200 after 300 ms of real time.
@@ -71,5 +71,5 @@ describe('moving a manual clock past attempts in flight', () => {
       [1, 'failed'],
       [2, 'delivered'],
     ]);
-  }, 20_000);
+  });
 });

@@ -70,5 +70,5 @@ it('checks a 1 MB QR logo in linear time', () => {
   const started = performance.now();
   expect(QrLogo.safeParse(`${'.png?'.repeat(200_000)}\n`).success).toBe(false);
   expect(QrLogo.safeParse(`${'.jpg'.repeat(250_000)}x`).success).toBe(false);
-  expect(performance.now() - started).toBeLessThan(100);
+  expect(performance.now() - started).toBeLessThan(2_000); // hours when quadratic; generous for a loaded machine
 });

@@ -71,7 +71,7 @@ export async function installRuntime(runtime: RuntimePackage): Promise<{ bin: st
 
 async function reportsVersion(bin: string, word: string): Promise<boolean> {
   if (!existsSync(bin)) return false;
-  const r = await runCommand(bin, ['--version'], { cwd: tmpdir(), env: process.env, timeoutMs: 10_000 }).catch(
+  const r = await runCommand(bin, ['--version'], { cwd: tmpdir(), env: process.env, timeoutMs: 30_000 }).catch(
     () => null,
   );
   // `bun --version` prints 1.4.5, `deno --version` prints deno 2.9.6 (...): the exact version as a word.

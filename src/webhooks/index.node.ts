@@ -1,0 +1,13 @@
+/**
+ * `linkgate/webhooks` as Node (and Deno, Bun) load it, through the package's `node` export condition: the same names
+ * as `./index.ts`, with the event schemas compiled for throughput. Browsers, workers, edge runtimes and bundlers for
+ * them take `./index.ts`, which ships no compiler (docs/benchmarks.md, "The receiver on two builds").
+ *
+ * @packageDocumentation
+ * @module linkgate/webhooks
+ */
+import { useCompiledEventParsers } from './node-parsers.js';
+
+export * from './index.js';
+
+useCompiledEventParsers();

@@ -1,0 +1,73 @@
+// What a receiver ships: the webhook code and the event schemas on zod/mini, nothing else (issue #23). Bundled as a
+// browser or edge app is (esbuild, the same way `npm run size` does), it carries no management or messaging
+// operation, no HTTP client, no classic zod and no schema compiler; the Node entry adds the compiler and only it.
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+/** A bundle of `entry`: its code, and the source files and packages it is made of (repository-relative paths). */
+async function bundle(entry: string, platform: 'browser' | 'node'): Promise<{ code: string; files: string[] }> {
+  const result = await build({
+    entryPoints: [`${root}${entry}`],
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    platform,
+    write: false,
+    metafile: true,
+    absWorkingDir: root,
+    logLevel: 'silent',
+  });
+  // Files that left bytes in the output (esbuild lists the ones it shook out too); node_modules may be a link to a
+  // shared install, so package files are named from node_modules/ on.
+  const [output] = Object.values(result.metafile.outputs);
+  const files = Object.entries(output!.inputs)
+    .filter(([, input]) => input.bytesInOutput > 0)
+    .map(([file]) => file.replace(/^.*?(node_modules\/)/, '$1'));
+  return { code: result.outputFiles[0]!.text, files };
+}
+
+const bundledFiles = async (entry: string, platform: 'browser' | 'node') => (await bundle(entry, platform)).files;
+
+const { code: browserCode, files: browserApp } = await bundle('bench/apps/webhook-receiver.ts', 'browser');
+
+describe('the receiver app bundled for a browser or an edge (bench/apps/webhook-receiver.ts)', () => {
+  it('contains no management or messaging operation, no SDK client and no HTTP client', () => {
+    const sdk = browserApp.filter((file) =>
+      /^src\/(?:management|messaging|resources)\/|^src\/schemas\/(?!events\.ts$)|^src\/core\/(?!clock\.ts$)|node_modules\/ky\//.test(
+        file,
+      ),
+    );
+    expect(sdk).toEqual([]);
+  });
+
+  it('parses with zod/mini: no classic zod and no schema compiler', () => {
+    const zod = browserApp.filter((file) => file.startsWith('node_modules/zod/'));
+    expect(zod.length).toBeGreaterThan(0);
+    expect(zod.filter((file) => /\/v4\/classic\/|\/v4\/core\/compile\.js$/.test(file))).toEqual([]);
+  });
+
+  it('carries neither the union of all events (parsing looks the schema up by name) nor what only verifiers need', () => {
+    expect(browserCode).not.toContain('ZodDiscriminatedUnion');
+    // The handler reads a Request: the sync verifier's store check is createWebhookVerifier's and verifyWebhookSync's.
+    expect(browserCode).not.toContain('needs a synchronous dedupe store');
+  });
+
+  it('carries English issue messages and no other locale', () => {
+    const locales = browserApp.filter((file) => file.includes('/v4/locales/'));
+    expect(locales).toEqual(['node_modules/zod/v4/locales/en.js']);
+  });
+});
+
+describe('linkgate/webhooks for Node (src/webhooks/index.node.ts)', () => {
+  it('is the same code plus the compiler of the event schemas, still without classic zod', async () => {
+    const nodeEntry = await bundledFiles('src/webhooks/index.node.ts', 'node');
+    const plain = new Set(await bundledFiles('src/webhooks/index.ts', 'node'));
+    const added = nodeEntry.filter((file) => !plain.has(file));
+    expect(added).toContain('node_modules/zod/v4/core/compile.js');
+    expect(added).toContain('src/webhooks/node-parsers.ts');
+    expect(nodeEntry.filter((file) => file.includes('/v4/classic/'))).toEqual([]);
+  });
+});
