@@ -28,8 +28,8 @@ export function removeWorkDir(): void {
 /**
  * Bundles `source` with esbuild (browser, minified, ESM) and returns its minified and gzip -9 sizes in bytes.
  * `standIns` maps a source file (path from the root, e.g. `src/core/logger.ts`) or the `ky` package to code bundled
- * in its place, to measure what that part costs. With `shipped` (a folder from bench/support/package-build.ts), the apps' imports of
- * `src/index.js` load the built `linkgate` entry there instead, as an installed package would.
+ * in its place, to measure what that part costs. With `shipped` (a folder from bench/support/package-build.ts), the
+ * apps' imports of `src/index.js` load the built `linkgate` entry there instead, as an installed package would.
  */
 export async function gzipped(
   source: string,
