@@ -31,6 +31,11 @@ export function fieldDocsOf(sources: { file: string; text: string }[]): FieldDoc
     const visit = (node: ts.Node): void => {
       if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && node.initializer) {
         let init = node.initializer;
+        // A schema built in a pure function, `(() => z.object({ ... }))()`: its fields are those of the object.
+        if (ts.isCallExpression(init) && ts.isParenthesizedExpression(init.expression)) {
+          const built = init.expression.expression;
+          if (ts.isArrowFunction(built) && !ts.isBlock(built.body)) init = built.body;
+        }
         if (ts.isCallExpression(init) && /\.object$/.test(init.expression.getText(source))) init = init.arguments[0]!;
         if (init && ts.isObjectLiteralExpression(init)) {
           literals.set(node.name.text, init);

@@ -27,14 +27,31 @@ export function removeWorkDir(): void {
 
 /**
  * Bundles `source` with esbuild (browser, minified, ESM) and returns its minified and gzip -9 sizes in bytes.
- * `standIns` maps a source file (path from the root, e.g. `src/core/logger.ts`) to code bundled in its place, to
- * measure what that file costs.
+ * `standIns` maps a source file (path from the root, e.g. `src/core/logger.ts`) or the `ky` package to code bundled
+ * in its place, to measure what that part costs. With `shipped` (a folder from bench/support/package-build.ts), the
+ * apps' imports of `src/index.js` load the built `linkgate` entry there instead, as an installed package would.
  */
 export async function gzipped(
   source: string,
   name: string,
   standIns: Record<string, string> = {},
+  shipped?: string,
 ): Promise<{ raw: number; gz: number }> {
+  const code = await bundled(source, name, standIns, shipped);
+  return { raw: code.byteLength, gz: gzipSync(code, { level: 9 }).byteLength };
+}
+
+/** The minified bundle of `source` as text (see {@link gzipped}), to check what an app carries. */
+export async function bundleText(source: string, name: string, shipped?: string): Promise<string> {
+  return new TextDecoder().decode(await bundled(source, name, {}, shipped));
+}
+
+async function bundled(
+  source: string,
+  name: string,
+  standIns: Record<string, string>,
+  shipped: string | undefined,
+): Promise<Uint8Array> {
   const entry = join(dir, `${name}.ts`);
   writeFileSync(entry, source);
   const result = await build({
@@ -51,6 +68,12 @@ export async function gzipped(
       {
         name: 'stand-ins',
         setup(build) {
+          if (shipped) build.onResolve({ filter: /\/src\/index\.js$/ }, () => ({ path: join(shipped, 'index.js') }));
+          const kyStandIn = standIns.ky;
+          if (kyStandIn !== undefined) {
+            build.onResolve({ filter: /^ky$/ }, () => ({ path: 'ky', namespace: 'stand-in' }));
+            build.onLoad({ filter: /.*/, namespace: 'stand-in' }, () => ({ contents: kyStandIn, loader: 'js' }));
+          }
           const byPath = new Map(Object.entries(standIns).map(([file, contents]) => [join(root, file), contents]));
           build.onLoad({ filter: /\.ts$/ }, (args) => {
             const contents = byPath.get(args.path);
@@ -60,6 +83,5 @@ export async function gzipped(
       },
     ],
   });
-  const code = result.outputFiles[0]!.contents;
-  return { raw: code.byteLength, gz: gzipSync(code, { level: 9 }).byteLength };
+  return result.outputFiles[0]!.contents;
 }

@@ -1,6 +1,7 @@
 // The bundle-size budgets CI enforces (`npm run size`): one app per entry point people ship to browsers and edges.
 import { join } from 'node:path';
 import { appEntry, root } from './app-bundle.js';
+import { kyAndEverySchema, kyAndOneSchema } from './floor-apps.js';
 
 /** One app whose bundle CI keeps within a budget. */
 export interface SizeBudget {
@@ -14,12 +15,17 @@ export interface SizeBudget {
   targetKb?: number;
   /** The least any app of this kind ships, bundled the same way in the same run and printed beside the figure. */
   floor?: { name: string; source: string };
+  /**
+   * Measure the app against the `linkgate` entry as built for publishing (bench/support/package-build.ts) rather
+   * than against the sources: what users bundle.
+   */
+  shipped?: boolean;
 }
 
 /**
- * The budgets. The management client's target of 20 KB comes from the SDK issue and the receiver's of 12 KB from #23;
- * both are missed (docs/benchmarks.md says why), and their budgets guard the measured sizes until the targets are met
- * or revised. The messaging client has no target.
+ * The budgets. The targets come from #23 (the SDK apps' 22, 18 and 16 KB, the receiver's 12 KB); all are missed
+ * (docs/benchmarks.md says what each part costs), and the budgets guard the measured sizes until the targets are met
+ * or revised. The SDK apps are measured against the built `linkgate` entry, as installed.
  */
 export const sizeBudgets: readonly SizeBudget[] = [
   {
@@ -31,8 +37,22 @@ export const sizeBudgets: readonly SizeBudget[] = [
     // 27.5 -> 26.8 (2026-11-24, #12): the request path, limiter, errors, schemas and pages trimmed: 26.9 -> 26.3 KB.
     // 26.8 -> 27.6 (2026-11-27, #21): hooks bounded by the call's timeout and signal, their origin checked, the key
     // taken out of everything an error carries: 26,949 -> 27,841 bytes (+892).
+    // 2026-11-27 (#23): measured against the built entry (as installed) from now on; target 22 KB.
     budgetKb: 27.6,
-    targetKb: 20,
+    targetKb: 22,
+    floor: kyAndEverySchema,
+    shipped: true,
+  },
+  {
+    name: 'linkgate: Linkgate, one call (account.get)',
+    source: appEntry('one-call'),
+    // 2026-11-27 (#23): 26.4 KB against the built entry before the schemas were marked pure, 26.2 KB after; every
+    // operation comes along, since the client builds all its resources (docs/benchmarks.md). 27.1 KB with
+    // #21 merged (+0.9 KB).
+    budgetKb: 27.5,
+    targetKb: 18,
+    floor: kyAndOneSchema,
+    shipped: true,
   },
   // 21.5 -> 22.6 (2026-11-24): the same request-path hardening, shared by both clients (+1.2 KB).
   // 22.6 -> 21.5 (2026-11-24, #12): measured 22.6 -> 21.2 KB once the messaging schemas stopped importing
@@ -40,7 +60,16 @@ export const sizeBudgets: readonly SizeBudget[] = [
   // 21.5 -> 22.7 (2026-11-24, #15): the same hooks and tracing, shared by both clients: 21.2 -> 22.2 KB.
   // 22.7 -> 22.3 (2026-11-24, #12): the same trim of the shared request path: 22.3 -> 21.8 KB.
   // 22.3 -> 23.2 (2026-11-27, #21): the same hook bounds and key scrubbing: 22,373 -> 23,264 bytes (+891).
-  { name: 'linkgate: MessagingClient, messages.send', source: appEntry('messaging'), budgetKb: 23.2 },
+  // 2026-11-27 (#23): against the built entry 25.6 KB before (the management SDK came along), 21.8 KB once every
+  // schema and operation built at import was marked pure: no management operation or schema is left in it.
+  {
+    name: 'linkgate: MessagingClient, messages.send',
+    source: appEntry('messaging'),
+    budgetKb: 23.2,
+    targetKb: 16,
+    floor: kyAndOneSchema,
+    shipped: true,
+  },
   {
     name: 'linkgate/webhooks: createWebhookHandler, every event',
     source: appEntry('webhook-receiver'),

@@ -15,15 +15,15 @@ export const ErrorEnvelope = /* @__PURE__ */ z.looseObject({
 export type ErrorEnvelope = z.infer<typeof ErrorEnvelope>;
 
 /** `{ error: 0, message }`: the answer of update and delete calls. */
-export const MessageEnvelope = z.looseObject({
+export const MessageEnvelope = /* @__PURE__ */ z.looseObject({
   error: Count,
-  message: z.optional(z.string()),
+  message: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.string()),
 });
 /** The answer of update and delete calls. */
 export type MessageEnvelope = z.infer<typeof MessageEnvelope>;
 
 /** `{ error: 0, id }`: the answer of create calls. */
-export const CreatedEnvelope = z.looseObject({
+export const CreatedEnvelope = /* @__PURE__ */ z.looseObject({
   error: Count,
   id: Count,
 });

@@ -4,7 +4,7 @@ import { SendMessage, SendMessageResult } from './messaging.js';
 import { operation } from './operation.js';
 
 /** `POST /api/v1/wa/messages/send`: `client.messages.send`. */
-export const sendMessage = operation({
+export const sendMessage = /* @__PURE__ */ operation({
   id: 'messages.send',
   method: 'POST',
   path: '/api/v1/wa/messages/send',

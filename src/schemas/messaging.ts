@@ -11,15 +11,17 @@ export const MESSAGING_KEY_PREFIX = 'gw_live_';
 export const MESSAGING_KEY_PATTERN = /^gw_live_[A-Za-z0-9]{24,}$/;
 
 /** Body of `POST /api/v1/wa/messages/send` as observed: `device_id` may be `"auto"`, `phone` is digits. */
-export const SendMessage = z.object({
+export const SendMessage = /* @__PURE__ */ z.object({
   /** The device that sends: required. */
-  device_id: z.string().check(minChars(1, 'is required')),
+  device_id: /* @__PURE__ */ z.string().check(/* @__PURE__ */ minChars(1, 'is required')),
   /** The recipient: 6 to 20 digits, no `+` or spaces (E.164 without `+`). */
-  phone: z.string().check(matching(/^\d{6,20}$/, 'must be 6-20 digits, no + or spaces')),
+  phone: /* @__PURE__ */ z
+    .string()
+    .check(/* @__PURE__ */ matching(/^\d{6,20}$/, 'must be 6-20 digits, no + or spaces')),
   /** The text, or the media's caption. */
-  message: z.string(),
+  message: /* @__PURE__ */ z.string(),
   /** Media to attach: a URL, at most 2,048 characters. */
-  media_url: z.optional(urlString('must be a URL')),
+  media_url: /* @__PURE__ */ z.optional(/* @__PURE__ */ urlString('must be a URL')),
 });
 /** Body of `POST /api/v1/wa/messages/send`. */
 export type SendMessage = z.infer<typeof SendMessage>;
@@ -28,15 +30,15 @@ export type SendMessage = z.infer<typeof SendMessage>;
  * Answer of `POST /api/v1/wa/messages/send`. Not shown in the spec: typed loosely; the reference mock answers
  * `{ success: true, message, data: { message_id, device_id, phone, status: "queued" } }`.
  */
-export const SendMessageResult = entity({
-  success: z.boolean(),
-  message: z.optional(z.string()),
-  data: z.optional(
-    entity({
-      message_id: z.optional(z.string()),
-      device_id: z.optional(z.string()),
-      phone: z.optional(z.string()),
-      status: z.optional(z.string()),
+export const SendMessageResult = /* @__PURE__ */ entity({
+  success: /* @__PURE__ */ z.boolean(),
+  message: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.string()),
+  data: /* @__PURE__ */ z.optional(
+    /* @__PURE__ */ entity({
+      message_id: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.string()),
+      device_id: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.string()),
+      phone: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.string()),
+      status: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.string()),
     }),
   ),
 });

@@ -6,10 +6,10 @@ import { DateString, Id } from './primitives.js';
 export const OVERLAY_TYPES = ['message', 'contact'] as const;
 
 /** A call-to-action overlay as listed. */
-export const Overlay = entity({
+export const Overlay = /* @__PURE__ */ entity({
   id: Id,
-  type: z.string(),
-  name: z.string(),
+  type: /* @__PURE__ */ z.string(),
+  name: /* @__PURE__ */ z.string(),
   date: DateString,
 });
 /** A call-to-action overlay as listed. */

@@ -3,9 +3,9 @@ import { entity } from './entity.js';
 import { DateString, Id } from './primitives.js';
 
 /** A custom splash page as listed. */
-export const Splash = entity({
+export const Splash = /* @__PURE__ */ entity({
   id: Id,
-  name: z.string(),
+  name: /* @__PURE__ */ z.string(),
   date: DateString,
 });
 /** A custom splash page as listed. */

@@ -1,0 +1,25 @@
+// scripts/dts-field-docs.ts finds the documented fields of every request schema, however the schema is built.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { fieldDocsOf } from '../../scripts/dts-field-docs.js';
+import { root } from './support/newcomer-project.js';
+
+const schemas = join(root, 'src', 'schemas');
+const docs = fieldDocsOf(
+  readdirSync(schemas)
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => ({ file: f, text: readFileSync(join(schemas, f), 'utf8') })),
+);
+
+describe('the field docs put back on the shipped declarations', () => {
+  it('reads a schema built in a pure function, its own fields and a spread group of fields', () => {
+    const fields = docs.get('QrUpdate');
+    expect([...(fields?.keys() ?? [])].sort()).toEqual(['background', 'data', 'foreground', 'logo', 'type']);
+    expect(fields?.get('type')).toContain('QR_TYPES');
+  });
+
+  it('reads a schema written as z.object({ ... })', () => {
+    expect(docs.get('DomainCreate')?.get('domain')).toMatch(/^\/\*\*/);
+  });
+});
