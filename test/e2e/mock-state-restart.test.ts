@@ -1,0 +1,104 @@
+// `linkgate mock --state <file>` as a developer runs it: state built through the APIs survives the server being
+// stopped (SIGTERM) or killed (`kill -9`), field for field; a kill in the middle of a write leaves a file that loads.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { STATE_WRITE_INTERVAL_MS } from '../../mock/cli/state-file.js';
+import { startCli } from './support/processes.js';
+import { buildState, call, snapshotOf, stateDir } from './support/state-calls.js';
+
+const TOKEN = 'ctl-state-restart';
+const ADMIN = 'admin-key-state-restart';
+const args = (file: string) => [
+  '--seed',
+  'demo',
+  '--control-token',
+  TOKEN,
+  '--admin-key',
+  ADMIN,
+  '--rate-limit',
+  'off',
+  '--quiet',
+  '--state',
+  file,
+];
+
+describe('linkgate mock --state', () => {
+  it('creates the file, and after a SIGTERM restart serves every field it had', async () => {
+    const file = join(stateDir(), 'state.json');
+    const first = await startCli(args(file));
+    expect(first.out()).toContain(`State file: ${file} created`);
+    expect(existsSync(file)).toBe(true);
+    await buildState(first.url, ADMIN, TOKEN, 'sigterm');
+    const before = await snapshotOf(first.url, TOKEN);
+    const domains = await call(first.url, ADMIN, 'GET', '/api/domains');
+    // Stopped at once, well inside the write interval: the flush on SIGTERM writes what the timer has not.
+    expect(await first.stop()).toBe(0);
+    expect(existsSync(`${file}.lock`)).toBe(false);
+
+    const second = await startCli(args(file));
+    expect(second.out()).toContain(`State file: ${file} loaded`);
+    expect(await snapshotOf(second.url, TOKEN)).toEqual(before);
+    expect(await call(second.url, ADMIN, 'GET', '/api/domains')).toEqual(domains);
+    expect(await second.stop()).toBe(0);
+  });
+
+  it('after kill -9 keeps all but at most the last interval, and takes over the dead server’s lock', async () => {
+    const file = join(stateDir(), 'state.json');
+    const first = await startCli(args(file));
+    await buildState(first.url, ADMIN, TOKEN, 'kept');
+    const kept = await snapshotOf(first.url, TOKEN);
+    // The change reaches the disk within the interval (with room for a loaded machine).
+    const since = performance.now();
+    while (!readFileSync(file, 'utf8').includes('phone-kept')) {
+      expect(performance.now() - since).toBeLessThan(STATE_WRITE_INTERVAL_MS + 5_000);
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    const toDiskMs = performance.now() - since;
+    await buildState(first.url, ADMIN, TOKEN, 'maybe');
+    const latest = await snapshotOf(first.url, TOKEN);
+    first.child.kill('SIGKILL');
+    await first.exited;
+    // The dead server's lock is still there: the next one sees its process is gone.
+    expect(existsSync(`${file}.lock`)).toBe(true);
+
+    const second = await startCli(args(file));
+    const restored = await snapshotOf(second.url, TOKEN);
+    // Either the last write before the kill or the one before it: never a mix, never older than an interval.
+    expect([kept, latest]).toContainEqual(restored);
+    expect(toDiskMs).toBeLessThan(STATE_WRITE_INTERVAL_MS + 5_000);
+    expect(await second.stop()).toBe(0);
+  });
+
+  it('leaves a loadable file however often it is killed in the middle of writing a large state', async () => {
+    const dir = stateDir();
+    const file = join(dir, 'state.json');
+    const fixture = join(dir, 'fixture.json');
+    // ~4,000 rows: each write takes long enough that some kills land inside one.
+    const users = [{ username: 'bulk_user', email: 'bulk@example.com', apikey: 'bulk-key-123456' }];
+    const domains = Array.from({ length: 4_000 }, (_, i) => ({
+      owner: 'bulk_user',
+      domain: `https://d${i}.bulk.example`,
+    }));
+    writeFileSync(fixture, JSON.stringify({ users, domains }));
+    let devices = 0;
+    for (let round = 0; round < 4; round++) {
+      const cli = await startCli([...args(file), '--fixture', fixture]);
+      expect(cli.out()).toContain(round === 0 ? 'Fixture:' : `State file: ${file} loaded`);
+      // Changes all the time, so every tick writes; the kill lands at a different point of the cycle each round.
+      const stopAt = performance.now() + STATE_WRITE_INTERVAL_MS + 150 + round * 230;
+      while (performance.now() < stopAt) {
+        const answer = await call(cli.url, TOKEN, 'POST', '/__mock/devices', { id: `dev-${round}-${devices++}` });
+        expect(answer.status).toBe(201);
+      }
+      cli.child.kill('SIGKILL');
+      await cli.exited;
+      const onDisk = JSON.parse(readFileSync(file, 'utf8')) as { version: number; store: { domains: unknown[] } };
+      expect(onDisk.version).toBe(1);
+      expect(onDisk.store.domains.length).toBeGreaterThanOrEqual(4_000);
+    }
+    const last = await startCli(args(file));
+    expect((await call(last.url, 'bulk-key-123456', 'GET', '/api/domains?limit=1')).status).toBe(200);
+    expect(await last.stop()).toBe(0);
+  }, 120_000);
+});
