@@ -98,12 +98,10 @@ export function prepareRestore(core: SnapshotHost, value: unknown): () => void {
   const store = readStoreSnapshot(doc.store, `${at}.store`);
   const parts = objectWith(doc.gateway, `${at}.gateway`, ['keys', 'devices', 'webhooks', 'deadLetters']);
   const { gateway } = core;
-  const keys = under(`${at}.gateway.keys`, () =>
-    MessagingKeyring.fromState(core.clock, () => core.random(), readKeys(parts.keys, `${at}.gateway.keys`)),
-  );
-  const devices = under(`${at}.gateway.devices`, () =>
-    DeviceRegistry.fromState(core.clock, readDevices(parts.devices, `${at}.gateway.devices`)),
-  );
+  const keyState = readKeys(parts.keys, `${at}.gateway.keys`);
+  const keys = under(`${at}.gateway.keys`, () => MessagingKeyring.fromState(core.clock, () => core.random(), keyState));
+  const deviceState = readDevices(parts.devices, `${at}.gateway.devices`);
+  const devices = under(`${at}.gateway.devices`, () => DeviceRegistry.fromState(core.clock, deviceState));
   const webhookState = readWebhooks(parts.webhooks, `${at}.gateway.webhooks`);
   webhookState.devices.forEach((row, i) => {
     if (!devices.get(row.device_id)) {
@@ -114,9 +112,8 @@ export function prepareRestore(core: SnapshotHost, value: unknown): () => void {
     }
   });
   const routing = under(`${at}.gateway.webhooks`, () => gateway.routing.withState(webhookState));
-  const deadLetters = under(`${at}.gateway.deadLetters`, () =>
-    gateway.deadLetters.withState(readDeadLetters(parts.deadLetters, `${at}.gateway.deadLetters`)),
-  );
+  const deadLetterState = readDeadLetters(parts.deadLetters, `${at}.gateway.deadLetters`);
+  const deadLetters = under(`${at}.gateway.deadLetters`, () => gateway.deadLetters.withState(deadLetterState));
   return () => {
     core.store.restore(store);
     core.rateLimiter?.clear();

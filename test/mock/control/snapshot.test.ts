@@ -106,13 +106,13 @@ describe('backend.snapshot() and restore()', () => {
         (s) => {
           s.gateway.devices.devices[0]!.phone = '12';
         },
-        /gateway\.devices\.devices\[0\]\.phone must be 6-20 digits/,
+        /^snapshot\.gateway\.devices\.devices\[0\]\.phone must be 6-20 digits/,
       ],
       [
         (s) => {
           (s.gateway.webhooks.tenants[0] as { url: string }).url = 'http://hooks.example/';
         },
-        /webhooks\.tenants\[0\]\.url must use HTTPS/,
+        /^snapshot\.gateway\.webhooks\.tenants\[0\]\.url must use HTTPS/,
       ],
       [
         (s) => {
@@ -124,13 +124,13 @@ describe('backend.snapshot() and restore()', () => {
         (s) => {
           s.gateway.keys.keys[0]!.digest = 'zz';
         },
-        /keys\.keys\[0\]\.digest must be 64/,
+        /^snapshot\.gateway\.keys\.keys\[0\]\.digest must be 64/,
       ],
       [
         (s) => {
           s.gateway.deadLetters.items[0]!.event = 'message.lost' as never;
         },
-        /deadLetters\.items\[0\]\.event must be one of/,
+        /^snapshot\.gateway\.deadLetters\.items\[0\]\.event must be one of/,
       ],
       [
         (s) => {
