@@ -98,7 +98,7 @@ export interface BackendCore<C extends Clock = Clock> {
    */
   snapshot(): MockSnapshot;
   /**
-   * Replaces the whole state with `snapshot` (from {@link snapshot}, or parsed JSON of one), all or nothing: checked
+   * Replaces the whole state with `snapshot` (from `snapshot()`, or parsed JSON of one), all or nothing: checked
    * first by the rules of the routes that create its rows; a {@link GatewayInputError} names the first wrong field
    * and nothing has changed. What was in progress (attempts, retries, rate windows) is dropped with the old state.
    */

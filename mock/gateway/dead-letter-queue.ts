@@ -97,7 +97,7 @@ export class DeadLetterQueue {
     this.#evictions.clear();
   }
 
-  /** Every item, oldest first, and the eviction counters per tenant, as plain data (what a state snapshot holds). */
+  /** Every item, oldest first, and the eviction counters per tenant, as plain data (what a state snapshot holds). @internal */
   exportState(): DeadLetterQueueState {
     return { items: this.list().map((item) => ({ ...item })), evicted: Object.fromEntries(this.#evictions) };
   }
@@ -105,6 +105,7 @@ export class DeadLetterQueue {
   /**
    * A new queue of this one's capacity holding `state`'s items (checked by the caller); a tenant with more items than
    * the capacity is refused with a {@link GatewayInputError}. Swap it in with {@link replaceWith}.
+   * @internal
    */
   withState(state: DeadLetterQueueState): DeadLetterQueue {
     const queue = new DeadLetterQueue(this.#capacity);
@@ -120,7 +121,7 @@ export class DeadLetterQueue {
     return queue;
   }
 
-  /** Takes every item and counter of `other` (built by {@link withState}); cannot fail. */
+  /** Takes every item and counter of `other` (built by `withState`); cannot fail. @internal */
   replaceWith(other: DeadLetterQueue): void {
     this.clear();
     for (const [tenant, list] of other.#items) this.#items.set(tenant, list);

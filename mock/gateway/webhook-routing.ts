@@ -90,7 +90,7 @@ export class WebhookRouting {
     this.#devices.clear();
   }
 
-  /** Every endpoint with its secret, as plain data (what a state snapshot holds). */
+  /** Every endpoint with its secret, as plain data (what a state snapshot holds). @internal */
   exportState(): WebhookRoutingState {
     return { tenants: this.listTenants(), devices: this.listDevices() };
   }
@@ -99,6 +99,7 @@ export class WebhookRouting {
    * A new routing with this one's settings holding the endpoints of `state`, each checked by the rules of
    * {@link setTenant} and {@link setDevice}; throws a {@link GatewayInputError} naming `tenants[i].<field>` or
    * `devices[i].<field>`. Swap it in with {@link replaceWith}.
+   * @internal
    */
   withState(state: WebhookRoutingState): WebhookRouting {
     const routing = new WebhookRouting(this.#random, { allowHttpReceivers: this.#allowHttp });
@@ -126,7 +127,7 @@ export class WebhookRouting {
     return routing;
   }
 
-  /** Takes every endpoint of `other` (built by {@link withState}); cannot fail. */
+  /** Takes every endpoint of `other` (built by `withState`); cannot fail. @internal */
   replaceWith(other: WebhookRouting): void {
     this.clear();
     for (const [tenant, endpoint] of other.#tenants) this.#tenants.set(tenant, endpoint);

@@ -99,7 +99,7 @@ export class DeviceRegistry {
     this.#seq = 0;
   }
 
-  /** Every device and the counter of generated ids, as plain data (what a state snapshot holds). */
+  /** Every device and the counter of generated ids, as plain data (what a state snapshot holds). @internal */
   exportState(): DeviceRegistryState {
     return { seq: this.#seq, devices: this.list().map((d) => ({ ...d })) };
   }
@@ -107,6 +107,7 @@ export class DeviceRegistry {
   /**
    * A new registry holding the devices of `state`, each checked by {@link add}'s rules; throws a
    * {@link GatewayInputError} naming `devices[i].<field>` on the first one refused. Swap it in with {@link replaceWith}.
+   * @internal
    */
   static fromState(clock: Clock, state: DeviceRegistryState): DeviceRegistry {
     const registry = new DeviceRegistry(clock);
@@ -123,7 +124,7 @@ export class DeviceRegistry {
     return registry;
   }
 
-  /** Takes every device and the id counter of `other` (built by {@link fromState}); cannot fail. */
+  /** Takes every device and the id counter of `other` (built by `fromState`); cannot fail. @internal */
   replaceWith(other: DeviceRegistry): void {
     this.#devices.clear();
     for (const [id, device] of other.#devices) this.#devices.set(id, device);

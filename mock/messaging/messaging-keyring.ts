@@ -118,6 +118,7 @@ export class MessagingKeyring {
   /**
    * Every key slot as plain data (what a state snapshot holds): the keys themselves are not kept, only their SHA-256
    * digests in hex, which still let the same keys in after a restore.
+   * @internal
    */
   exportState(): MessagingKeyringState {
     const keys = [...this.#byId.values()].map((row) => ({ ...info(row), digest: toHex(row.digest) }));
@@ -127,6 +128,7 @@ export class MessagingKeyring {
   /**
    * A new keyring holding the key slots of `state`; throws a {@link GatewayInputError} naming `keys[i].<field>` on
    * the first bad one. Swap it in with {@link replaceWith}.
+   * @internal
    */
   static fromState(clock: Clock, random: () => number, state: MessagingKeyringState): MessagingKeyring {
     const ring = new MessagingKeyring(clock, random);
@@ -148,7 +150,7 @@ export class MessagingKeyring {
     return ring;
   }
 
-  /** Takes every key slot and the id counter of `other` (built by {@link fromState}); cannot fail. */
+  /** Takes every key slot and the id counter of `other` (built by `fromState`); cannot fail. @internal */
   replaceWith(other: MessagingKeyring): void {
     this.clear();
     for (const [id, row] of other.#byId) this.#byId.set(id, row);

@@ -48,7 +48,7 @@ export const SNAPSHOT_VERSION = 1;
 export interface MockSnapshot {
   /** Always `linkgate-mock-state`. */
   format: typeof SNAPSHOT_FORMAT;
-  /** {@link SNAPSHOT_VERSION} of the linkgate that wrote it. */
+  /** The snapshot format of the linkgate that wrote it (1 today). */
   version: number;
   /** Users, domains, pixels, QR codes, splash pages, overlays, plans and the id counters. */
   store: StoreSnapshot;
