@@ -115,7 +115,8 @@ export function prepareRestore(core: SnapshotHost, value: unknown): () => void {
   const deadLetterState = readDeadLetters(parts.deadLetters, `${at}.gateway.deadLetters`);
   const deadLetters = under(`${at}.gateway.deadLetters`, () => gateway.deadLetters.withState(deadLetterState));
   return () => {
-    core.store.restore(store);
+    // The rows were built by the checks, for this store alone: no copy needed.
+    core.store.adopt(store);
     core.rateLimiter?.clear();
     // What was in progress belonged to the state being replaced: attempts, retries, messages, media, pairing.
     gateway.reset();

@@ -4,7 +4,7 @@
 import type * as z from 'zod/mini';
 import { PixelCreate } from '../../src/schemas/pixel.js';
 import { USERNAME_PATTERN } from '../../src/schemas/primitives.js';
-import { QrCreate } from '../../src/schemas/qr.js';
+import { QR_DATA_BY_TYPE, QrCreate } from '../../src/schemas/qr.js';
 import { isHttpUrl } from '../../src/schemas/rules.js';
 import { GatewayInputError } from '../gateway/gateway-input-error.js';
 import { RequestRejection } from '../http/responses.js';
@@ -214,7 +214,15 @@ function readQr(value: unknown, at: string): QrRow {
     'date',
   ]);
   const { type, data, background, foreground, logo } = row;
-  const body = checkWith(QrCreate, { type, data, background, foreground, logo }, at);
+  // The usual row (no colours or logo) needs only its data's schema; anything else, or a failure, the whole body's
+  // rules, which also name the field.
+  const dataSchema = QR_DATA_BY_TYPE[type as keyof typeof QR_DATA_BY_TYPE];
+  const plain =
+    Object.hasOwn(QR_DATA_BY_TYPE, type as string) && background === null && foreground === null && logo === null;
+  const quick = plain ? dataSchema.safeParse(data) : undefined;
+  const body = quick?.success
+    ? { type: type as QrRow['type'], data: quick.data as QrRow['data'] }
+    : checkWith(QrCreate, { type, data, background, foreground, logo }, at);
   return {
     id: whole(row, 'id', at, 1),
     userId: whole(row, 'userId', at, 1),
