@@ -1,6 +1,6 @@
 // `linkgate mock --state <file>` as a developer runs it: state built through the APIs survives the server being
 // stopped (SIGTERM) or killed (`kill -9`), field for field; a kill in the middle of a write leaves a file that loads.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, watch, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { STATE_WRITE_INTERVAL_MS } from '../../mock/cli/state-file.js';
@@ -70,29 +70,38 @@ describe('linkgate mock --state', () => {
     expect(await second.stop()).toBe(0);
   });
 
-  it('leaves a loadable file however often it is killed in the middle of writing a large state', async () => {
+  it('leaves a loadable file when killed the moment a write of a large state begins', async () => {
     const dir = stateDir();
     const file = join(dir, 'state.json');
     const fixture = join(dir, 'fixture.json');
-    // ~4,000 rows: each write takes long enough that some kills land inside one.
+    // ~4,000 rows, so a write is a few hundred KB and takes a while.
     const users = [{ username: 'bulk_user', email: 'bulk@example.com', apikey: 'bulk-key-123456' }];
     const domains = Array.from({ length: 4_000 }, (_, i) => ({
       owner: 'bulk_user',
       domain: `https://d${i}.bulk.example`,
     }));
     writeFileSync(fixture, JSON.stringify({ users, domains }));
-    let devices = 0;
-    for (let round = 0; round < 4; round++) {
+    for (let round = 0; round < 3; round++) {
       const cli = await startCli([...args(file), '--fixture', fixture]);
       expect(cli.out()).toContain(round === 0 ? 'Fixture:' : `State file: ${file} loaded`);
-      // Changes all the time, so every tick writes; the kill lands at a different point of the cycle each round.
-      const stopAt = performance.now() + STATE_WRITE_INTERVAL_MS + 150 + round * 230;
-      while (performance.now() < stopAt) {
-        const answer = await call(cli.url, TOKEN, 'POST', '/__mock/devices', { id: `dev-${round}-${devices++}` });
-        expect(answer.status).toBe(201);
+      // The first sign of a write in the folder (a temp file created, or the file itself opened) is the moment to kill.
+      let killedAt: string | undefined;
+      const watcher = watch(dir, (_event, name) => {
+        if (killedAt !== undefined || !name?.startsWith('state.json') || name.endsWith('.lock')) return;
+        killedAt = name;
+        cli.child.kill('SIGKILL');
+      });
+      try {
+        const since = performance.now();
+        for (let n = 0; killedAt === undefined && cli.child.exitCode === null; n++) {
+          await call(cli.url, TOKEN, 'POST', '/__mock/devices', { id: `dev-${round}-${n}` }).catch(() => undefined);
+          expect(performance.now() - since).toBeLessThan(STATE_WRITE_INTERVAL_MS + 10_000);
+        }
+        await cli.exited;
+      } finally {
+        watcher.close();
       }
-      cli.child.kill('SIGKILL');
-      await cli.exited;
+      expect(killedAt).toBeDefined();
       const onDisk = JSON.parse(readFileSync(file, 'utf8')) as { version: number; store: { domains: unknown[] } };
       expect(onDisk.version).toBe(1);
       expect(onDisk.store.domains.length).toBeGreaterThanOrEqual(4_000);
