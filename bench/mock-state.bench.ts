@@ -11,7 +11,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createMockBackend } from '../mock/index.js';
+import { timeBulkSnapshot } from '../test/mock/support/bulk-state.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const TOKEN = 'ctl-bench-state';
@@ -90,17 +90,8 @@ async function throughput(): Promise<void> {
 }
 
 function snapshotTimes(): void {
-  const backend = createMockBackend({ rateLimit: false });
-  const owner = backend.store.addUser({ username: 'bulk_user', email: 'bulk@example.com' });
-  for (let i = 0; i < 10_000; i++) backend.store.addDomain(owner.id, { domain: `https://d${i}.bulk.example` });
-  for (let i = 0; i < 10_000; i++) backend.store.addQr(owner.id, { type: 'link', data: `https://bulk.example/${i}` });
-  let t = performance.now();
-  const text = JSON.stringify(backend.snapshot());
-  const exportMs = performance.now() - t;
-  t = performance.now();
-  createMockBackend().restore(JSON.parse(text));
-  const restoreMs = performance.now() - t;
-  console.log(`\nSnapshot of 20,000 rows (${kb(text.length)} of JSON), in-process:`);
+  const { exportMs, restoreMs, bytes } = timeBulkSnapshot();
+  console.log(`\nSnapshot of 20,000 rows (${kb(bytes)} of JSON), in-process:`);
   console.log(
     `  export ${exportMs.toFixed(0)} ms, restore ${restoreMs.toFixed(0)} ms (target < 1000 each) ${exportMs < 1000 && restoreMs < 1000 ? 'PASS' : 'MISS'}`,
   );

@@ -1,6 +1,7 @@
 import { createMockBackend, ManualClock, type MockBackend } from 'linkgate/mock';
 import { describe, expect, it } from 'vitest';
 import { SNAPSHOT_VERSION } from '../../../mock/state/mock-snapshot.js';
+import { timeBulkSnapshot } from '../support/bulk-state.js';
 
 const TOKEN = 'ctl-snapshot-token';
 const MESSAGING_KEY = 'gw_live_snapshotsnapshotsnapshot01';
@@ -175,18 +176,8 @@ describe('backend.snapshot() and restore()', () => {
   });
 
   it('exports and restores 20,000 rows within a second each (measured: see docs/benchmarks.md)', () => {
-    const backend = createMockBackend({ seed: 'demo', rateLimit: false });
-    const owner = backend.store.addUser({ username: 'bulk_user', email: 'bulk@example.com' });
-    for (let i = 0; i < 10_000; i++) backend.store.addDomain(owner.id, { domain: `https://d${i}.bulk.example` });
-    for (let i = 0; i < 10_000; i++) backend.store.addQr(owner.id, { type: 'link', data: `https://bulk.example/${i}` });
-    let t = performance.now();
-    const text = JSON.stringify(backend.snapshot());
-    const exportMs = performance.now() - t;
-    const target = createMockBackend();
-    t = performance.now();
-    target.restore(JSON.parse(text));
-    const restoreMs = performance.now() - t;
-    expect(target.store.domains.size + target.store.qrs.size).toBeGreaterThanOrEqual(20_000);
+    const { exportMs, restoreMs, rows } = timeBulkSnapshot();
+    expect(rows).toBe(20_000);
     // The goal is 1 s each on a quiet machine; the bound leaves room for a loaded one.
     expect(exportMs, `export took ${exportMs.toFixed(0)} ms`).toBeLessThan(5_000);
     expect(restoreMs, `restore took ${restoreMs.toFixed(0)} ms`).toBeLessThan(5_000);
