@@ -188,7 +188,7 @@ function takeLock(path: string): StateLock {
     const other = readLock(lockPath);
     if (other && isAlive(other.pid)) {
       throw new StateFileError(
-        `The state file ${path} is in use by another linkgate mock (process ${other.pid}, since ${other.since}); stop that server first, or pass another --state file.`,
+        `The state file ${path} is in use by another linkgate mock (process ${other.pid}, since ${other.since}); stop that server first, or pass another --state file (if no linkgate runs as process ${other.pid}, delete ${lockPath}).`,
       );
     }
     // Its owner is gone (killed, or the machine restarted): the lock is stale.
