@@ -104,8 +104,9 @@ export interface BackendCore<C extends Clock = Clock> {
    */
   restore(snapshot: unknown): void;
   /**
-   * Grows on every answered request that may have changed the state (any method but GET, HEAD and OPTIONS), every
-   * dead letter, reset and restore: compare two readings to know whether a saved copy is stale. @internal
+   * Grows when a request that may change the state (any method but GET, HEAD and OPTIONS) starts and when it ends, on
+   * every event the gateway publishes or dead-letters, and on reset and restore: compare two readings to know whether
+   * a saved copy is stale. @internal
    */
   readonly changes: number;
 }
@@ -134,8 +135,13 @@ export function createBackendCore<C extends Clock = Clock>(options: MockBackendO
 
   let adminKey = seeded.adminKey;
   let changes = 0;
-  // Dead letters arrive from the delivery engine's timers, not from a request.
-  gateway.on('dead-lettered', () => changes++);
+  // Timers change state too: dead letters from the delivery engine, a device going OFFLINE when pairing times out
+  // (every such change publishes an event).
+  const changed = () => {
+    changes++;
+  };
+  gateway.on('dead-lettered', changed);
+  gateway.on('published', changed);
   const core: BackendCore<C> = {
     store,
     // Without a clock option this is systemClock, and C is its default, Clock.
@@ -151,9 +157,16 @@ export function createBackendCore<C extends Clock = Clock>(options: MockBackendO
     options: resolved,
     gateway,
     random: resolved.random,
-    handle(req) {
-      if (req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'OPTIONS') changes++;
-      return router.dispatch(req);
+    async handle(req) {
+      if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS') return router.dispatch(req);
+      // Counted before and after: a copy saved while an awaiting handler (a fixture, a clock advance) is half done is
+      // stale again once it finishes.
+      changes++;
+      try {
+        return await router.dispatch(req);
+      } finally {
+        changes++;
+      }
     },
     linkBase: (req) => `${req.origin}${basePath}`,
     reset() {

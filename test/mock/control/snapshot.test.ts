@@ -216,3 +216,37 @@ describe('GET and PUT /__mock/snapshot', () => {
     }
   });
 });
+
+describe('backend.changes, which tells a state file when to write', () => {
+  it('grows again when a request that awaits finishes, so a copy saved half-way is not taken as current', async () => {
+    const backend = createMockBackend({ rateLimit: false, gateway: { controlToken: TOKEN } });
+    const fixture = { users: [{ username: 'dana_qa', email: 'dana@example.com' }], domains: [] as unknown[] };
+    fixture.domains = Array.from({ length: 20 }, (_, i) => ({
+      owner: 'dana_qa',
+      domain: `https://d${i}.dana.example`,
+    }));
+    const answer = backend.handle({
+      method: 'POST',
+      path: '/__mock/fixture',
+      query: new URLSearchParams(),
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify(fixture),
+      origin: 'http://localhost',
+    });
+    // What a write taken now would record: the fixture has started, not finished.
+    const halfway = backend.changes;
+    expect((await answer).status).toBe(201);
+    expect(backend.changes).toBeGreaterThan(halfway);
+  });
+
+  it('grows when a timer changes the state, as pairing timing out takes a device OFFLINE', async () => {
+    const clock = new ManualClock();
+    const backend = createMockBackend({ clock });
+    backend.gateway.devices.add({ id: 'phone-1', status: 'LOGGED_OUT' });
+    backend.gateway.simulate.pairing.start({ device_id: 'phone-1' });
+    const started = backend.changes;
+    await backend.gateway.advance(10 * 60_000);
+    expect(backend.gateway.devices.get('phone-1')?.status).toBe('OFFLINE');
+    expect(backend.changes).toBeGreaterThan(started);
+  });
+});
