@@ -1,7 +1,6 @@
 // Where a JSON text goes wrong. V8 names the offset for some mistakes ("at position 12") but not for an unexpected
 // token, where it quotes a few characters instead; a user fixing a state file by hand needs the line and column.
 
-const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 const ESCAPES = '"\\/bfnrt';
 
 /**
@@ -27,8 +26,11 @@ export function jsonErrorOffset(text: string): number | undefined {
       if (c === 0x5c) {
         i++;
         if (text[i] === 'u') {
-          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 1, i + 5))) fail();
-          i += 4;
+          // V8 points at the first character that is not a hex digit.
+          for (let k = 0; k < 4; k++) {
+            i++;
+            if (!/[0-9a-fA-F]/.test(text[i] ?? '')) fail();
+          }
         } else if (!ESCAPES.includes(text[i] ?? '')) fail();
       }
       i++;
@@ -77,14 +79,33 @@ export function jsonErrorOffset(text: string): number | undefined {
       return;
     }
     for (const literal of ['true', 'false', 'null']) {
-      if (text.startsWith(literal, i)) {
-        i += literal.length;
-        return;
+      if (c !== literal[0]) continue;
+      // Character by character: V8 points at the first one that differs.
+      for (const expected of literal) {
+        if (text[i] !== expected) fail();
+        i++;
       }
+      return;
     }
-    NUMBER.lastIndex = i;
-    if (!NUMBER.test(text)) fail();
-    i = NUMBER.lastIndex;
+    number();
+  };
+  const digits = () => {
+    if (!isDigit(text[i])) fail();
+    while (isDigit(text[i])) i++;
+  };
+  const number = () => {
+    if (text[i] === '-') i++;
+    if (text[i] === '0') i++;
+    else digits();
+    if (text[i] === '.') {
+      i++;
+      digits();
+    }
+    if (text[i] === 'e' || text[i] === 'E') {
+      i++;
+      if (text[i] === '+' || text[i] === '-') i++;
+      digits();
+    }
   };
   try {
     value();
@@ -96,6 +117,10 @@ export function jsonErrorOffset(text: string): number | undefined {
     // A stack overflow on absurd nesting: the caller says it without a line.
     return undefined;
   }
+}
+
+function isDigit(c: string | undefined): boolean {
+  return c !== undefined && c >= '0' && c <= '9';
 }
 
 class JsonSyntaxAt {
