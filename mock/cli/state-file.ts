@@ -322,6 +322,9 @@ function keepCurrent(backend: BackendCore, path: string, lock: StateLock, notes:
           }
         }
         if (backend.changes !== written) writeAtomicSync(path, serialise(backend));
+      } catch (error) {
+        // The server stops anyway; the file keeps the last state written, and the user hears why not this one.
+        process.stderr.write(`linkgate: could not write the state file ${path} at exit: ${(error as Error).message}\n`);
       } finally {
         lock.release();
       }
