@@ -40,7 +40,14 @@ describe('linkgate mock --state', () => {
     expect(second.out()).toContain(`State file: ${file} loaded`);
     expect(await snapshotOf(second.url, TOKEN)).toEqual(before);
     expect(await call(second.url, ADMIN, 'GET', '/api/domains')).toEqual(domains);
+    // A reset is a change like any other: the file follows it (README, Decisions).
+    expect((await call(second.url, TOKEN, 'POST', '/__mock/reset')).status).toBe(200);
+    const seed = await snapshotOf(second.url, TOKEN);
     expect(await second.stop()).toBe(0);
+    const third = await startCli(args(file));
+    expect(await snapshotOf(third.url, TOKEN)).toEqual(seed);
+    expect(JSON.stringify(seed)).not.toContain('phone-sigterm');
+    expect(await third.stop()).toBe(0);
   });
 
   it('after kill -9 keeps all but at most the last interval, and takes over the dead server’s lock', async () => {
