@@ -15,6 +15,7 @@ import { messagingGroup } from './messaging/messaging-routes.js';
 import { Gateway, type GatewayOptions } from './messaging-gateway.js';
 import { openApiGroup } from './openapi.js';
 import { cryptoRandom } from './shared/random-text.js';
+import { type MockSnapshot, prepareRestore, takeSnapshot } from './state/mock-snapshot.js';
 
 /** Options of a mock backend. */
 export interface MockBackendOptions<C extends Clock = Clock> {
@@ -91,6 +92,23 @@ export interface BackendCore<C extends Clock = Clock> {
   linkBase(req: MockRequest): string;
   /** Back to the seeded state: same users, keys and records; rate windows and the gateway cleared. */
   reset(): void;
+  /**
+   * The whole state as one JSON-ready document with a format version (see {@link MockSnapshot} for what it holds and
+   * what it leaves out): what `GET /__mock/snapshot` answers and `linkgate mock --state` writes. It holds secrets.
+   */
+  snapshot(): MockSnapshot;
+  /**
+   * Replaces the whole state with `snapshot` (from `snapshot()`, or parsed JSON of one), all or nothing: checked
+   * first by the rules of the routes that create its rows; a {@link GatewayInputError} names the first wrong field
+   * and nothing has changed. What was in progress (attempts, retries, rate windows) is dropped with the old state.
+   */
+  restore(snapshot: unknown): void;
+  /**
+   * Grows when a request that may change the state (any method but GET, HEAD and OPTIONS) starts and when it ends, on
+   * every event the gateway publishes or dead-letters, and on reset and restore: compare two readings to know whether
+   * a saved copy is stale. @internal
+   */
+  readonly changes: number;
 }
 
 /**
@@ -115,22 +133,55 @@ export function createBackendCore<C extends Clock = Clock>(options: MockBackendO
     perAttemptDeliveryIds: resolved.variants.perAttemptDeliveryIds || options.gateway?.perAttemptDeliveryIds,
   });
 
+  let adminKey = seeded.adminKey;
+  let changes = 0;
+  // Timers change state too: dead letters from the delivery engine, a device going OFFLINE when pairing times out
+  // (every such change publishes an event).
+  const changed = () => {
+    changes++;
+  };
+  gateway.on('dead-lettered', changed);
+  gateway.on('published', changed);
   const core: BackendCore<C> = {
     store,
     // Without a clock option this is systemClock, and C is its default, Clock.
     clock: resolved.clock as C,
-    adminKey: seeded.adminKey,
+    get adminKey() {
+      return adminKey;
+    },
+    get changes() {
+      return changes;
+    },
     rateLimiter,
     router,
     options: resolved,
     gateway,
     random: resolved.random,
-    handle: (req) => router.dispatch(req),
+    async handle(req) {
+      if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS') return router.dispatch(req);
+      // Counted before and after: a copy saved while an awaiting handler (a fixture, a clock advance) is half done is
+      // stale again once it finishes.
+      changes++;
+      try {
+        return await router.dispatch(req);
+      } finally {
+        changes++;
+      }
+    },
     linkBase: (req) => `${req.origin}${basePath}`,
     reset() {
       store.restore(snapshot);
       rateLimiter?.clear();
       gateway.reset();
+      adminKey = seeded.adminKey;
+      changes++;
+    },
+    snapshot: () => takeSnapshot(core),
+    restore(value) {
+      prepareRestore(core, value)();
+      // The banner's and describeCaller's admin: the restored state's first admin user, when it has one.
+      adminKey = [...store.users.values()].find((u) => u.admin)?.apikey ?? adminKey;
+      changes++;
     },
   };
 

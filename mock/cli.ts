@@ -3,8 +3,13 @@
 import { BatchedLineWriter, clockTime } from './adapters/line-writer.js';
 import { type MockServer, startMockServer } from './adapters/node-server.js';
 import { describeCaller, formatRequestLine, type RequestLogEntry } from './adapters/request-log.js';
+import { createBackendCore } from './backend.js';
 import { formatBanner } from './cli/mock-banner.js';
 import { MOCK_HELP, MockUsageError, readMockOptions } from './cli/mock-options.js';
+import { applyStartState } from './cli/state-file.js';
+
+// Read at load, not once the server listens: a parent that dies while the server starts is still seen as gone.
+const startedBy = process.ppid;
 
 async function main(argv: string[]): Promise<void> {
   // `trigger`, `check` and `proxy` have flags of their own; the mock's parser never sees them. Each is loaded only
@@ -33,15 +38,20 @@ async function main(argv: string[]): Promise<void> {
   let server: MockServer;
   // Set once the server exists; requests cannot arrive before that.
   let log: ((entry: RequestLogEntry) => void) | undefined;
+  const { quiet: _quiet, state, fixture, ...serverOpts } = options;
+  const backend = createBackendCore(serverOpts);
+  // --fixture and --state are in place before the first request.
+  const kept = await applyStartState(backend, { state, fixture });
   try {
-    const { quiet: _quiet, ...serverOpts } = options;
-    server = await startMockServer({ ...serverOpts, onResponse: (entry) => log?.(entry) });
+    server = await startMockServer({ ...serverOpts, backend, onResponse: (entry) => log?.(entry) });
   } catch (error) {
+    kept?.close();
     throw listenError(error, options.host, options.port);
   }
-  process.stdout.write(formatBanner(server, options));
+  // Before the banner: a supervisor that stops the server as soon as it reads "listening on" must find the handlers.
+  stopOnSignalsAndOrphaning(server, () => kept?.close());
+  process.stdout.write(formatBanner(server, options) + (kept?.notes.map((note) => `${note}\n`).join('') ?? ''));
   if (!options.quiet) log = logActivity(server);
-  stopOnSignalsAndOrphaning(server);
 }
 
 function listenError(error: unknown, host: string, port: number): Error {
@@ -87,30 +97,34 @@ function logActivity(server: MockServer): (entry: RequestLogEntry) => void {
  * Stops the server on Ctrl+C, SIGTERM or SIGHUP, and when the process that started it is gone: `npx`, a shell or a
  * test runner can die without passing a signal on, and a server left running under PID 1 would hold the port.
  */
-function stopOnSignalsAndOrphaning(server: MockServer): void {
+function stopOnSignalsAndOrphaning(server: MockServer, saveState: () => void): void {
   let stoppingSince: number | undefined;
   const stop = (reason: string) => {
     if (stoppingSince !== undefined) {
       // A second Ctrl+C while connections drain exits at once; copies of the first one (the terminal, npm and the
       // launcher each pass it on) arrive within milliseconds and are not a second press.
-      if (performance.now() - stoppingSince > 300) process.exit(130);
+      if (performance.now() - stoppingSince > 300) {
+        saveState();
+        process.exit(130);
+      }
       return;
     }
     stoppingSince = performance.now();
     process.stdout.write(`\n${reason}, stopping.\n`);
+    // The state file is written last, with what requests still in flight changed, and before any exit.
+    const exit = () => {
+      saveState();
+      process.exit(0);
+    };
     // Keep-alive connections of busy clients would otherwise hold the close open.
-    setTimeout(() => process.exit(0), 2_000).unref();
-    server.close().then(
-      () => process.exit(0),
-      () => process.exit(0),
-    );
+    setTimeout(exit, 2_000).unref();
+    server.close().then(exit, exit);
   };
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => stop(`${signal} received`));
   // An orphan is re-parented (to PID 1 or a subreaper), so a changed ppid means the parent is gone. A server started
   // already orphaned (ppid 1, e.g. by a daemonizing script) keeps running: its ppid never changes.
-  const parent = process.ppid;
   const watch = setInterval(() => {
-    if (process.ppid === parent) return;
+    if (process.ppid === startedBy) return;
     clearInterval(watch);
     stop('The process that started linkgate mock is gone');
   }, 250);

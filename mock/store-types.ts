@@ -6,6 +6,8 @@
  * @module
  */
 
+export type { DeadLetterQueueState } from './gateway/dead-letter-queue.js';
+export type { WebhookRoutingState } from './gateway/webhook-routing.js';
 export type { IndexedTable, IndexKeys } from './management/indexed-table.js';
 export type {
   DomainRow,
@@ -25,3 +27,6 @@ export type {
   TableName,
   UserRow,
 } from './management/store.js';
+export type { DeviceRegistryState } from './messaging/device-registry.js';
+export type { MessagingKeyringState } from './messaging/messaging-keyring.js';
+export type { MockSnapshot } from './state/mock-snapshot.js';

@@ -17,7 +17,7 @@ export const MOCK_HELP = `Usage: linkgate mock [options]
        linkgate proxy --upstream <url> [-- <command>]          (linkgate proxy --help)
 
 Serves a stateful reference backend of the management API (/api/...) and the messaging gateway over HTTP,
-with CORS for browser apps. Data lives in memory and is gone when the server stops.
+with CORS for browser apps. Data lives in memory and is gone when the server stops, unless --state keeps it.
 
 Inspector: the banner prints a link, http://<host>:<port>/#token=<control token>; open it in a browser
 for a live page of the data, deliveries, circuits, dead letters and pairing. The token stays in the
@@ -50,6 +50,13 @@ Options:
                         when over the limit), perAttemptDeliveryIds (a new
                         webhook delivery id on every retry and replay);
                         repeatable                                      (default none)
+  --state <file>        load the state from this JSON file (created when missing)
+                        and keep it current: written at most once a second,
+                        atomically, and on Ctrl+C/SIGTERM; one server per file
+                        (holds secrets: keys, webhook secrets) (default: memory only)
+  --fixture <file>      load a fixture (the POST /__mock/fixture format: users,
+                        domains, pixels, qrs, devices) at start; with --state,
+                        only when the state file is created          (default: none)
   --quiet               print only the banner: no line per request, delivery
                         attempt, circuit change or dead letter          (default: print them)
   -h, --help            show this help
@@ -72,12 +79,22 @@ const FLAGS = {
   'allow-http-receivers': { type: 'boolean' },
   variant: { type: 'string', multiple: true },
   quiet: { type: 'boolean' },
+  state: { type: 'string' },
+  fixture: { type: 'string' },
 } as const;
 
 type Flags = ReturnType<typeof parseArgs<{ options: typeof FLAGS; allowPositionals: true; strict: true }>>['values'];
 
 /** What the flags ask for: the server's options and how talkative to be. */
-export type MockCliOptions = MockBackendOptions & { port: number; host: string; quiet: boolean };
+export type MockCliOptions = MockBackendOptions & {
+  port: number;
+  host: string;
+  quiet: boolean;
+  /** `--state`: the state file to load and keep current. */
+  state?: string;
+  /** `--fixture`: a fixture to load at start. */
+  fixture?: string;
+};
 
 /** A command-line mistake: printed without a stack trace, exit code 2. */
 export class MockUsageError extends Error {
@@ -154,6 +171,12 @@ function serverOptions(values: Flags): MockCliOptions {
     throw new MockUsageError(`--clock must be "real" or "manual"; got "${clock}".`);
   // A manual clock starts at the real time so records carry plausible dates.
   if (clock === 'manual') options.clock = new ManualClock(Date.now());
+  for (const flag of ['state', 'fixture'] as const) {
+    const file = values[flag];
+    if (file === undefined) continue;
+    if (file.trim() === '') throw new MockUsageError(`--${flag} must be a file path; got an empty value.`);
+    options[flag] = file;
+  }
   const variants = parseVariants(values.variant);
   if (variants.length > 0) options.variants = variants;
   return options;

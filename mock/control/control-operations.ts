@@ -109,6 +109,25 @@ const created = (extra: Record<string, unknown> = {}) =>
   list(object({ id: int(), owner: str(), ...extra }, ['id', 'owner']));
 const seededUsers = list(object({ id: int(), username: str(), apikey: str(), admin: bool() }));
 
+/**
+ * A snapshot of the whole state (`GET`/`PUT /__mock/snapshot`, `backend.snapshot()`, the `--state` file). Not in it:
+ * attempts in flight, scheduled retries, the clock, rate windows, recorded attempts, circuits and the control token.
+ */
+const SNAPSHOT = object(
+  {
+    format: str('What the document is.', { enum: ['linkgate-mock-state'] }),
+    version: int('The snapshot format; this linkgate reads 1.', { enum: [1] }),
+    store: anyObject(
+      'Tables users, domains, pixels, qrs, splash, overlays, plans (rows as the mock stores them) and nextIds.',
+    ),
+    gateway: anyObject(
+      'keys (slots with SHA-256 digests of the keys), devices, webhooks (with secrets) and deadLetters, each with its id counter.',
+    ),
+  },
+  ['format', 'version', 'store', 'gateway'],
+  'The whole state of a mock backend.',
+);
+
 /** An attempt out at a receiver (answers of clock/advance and drain). */
 const IN_FLIGHT_ATTEMPT = object(
   {
@@ -189,6 +208,32 @@ export const CONTROL_OPERATIONS = [
         additionalProperties: false,
       },
       hint: ' {users?, domains?, pixels?, qrs?, devices?} (all or nothing; owner: username)',
+    },
+  ),
+  control(
+    'getSnapshot',
+    'GET',
+    '/__mock/snapshot',
+    'The whole state as one document with a format version (holds secrets: keys, webhook secrets, passwords)',
+    SNAPSHOT,
+    { hint: ' (the whole state, secrets included; PUT it back with PUT /__mock/snapshot)' },
+  ),
+  control(
+    'putSnapshot',
+    'PUT',
+    '/__mock/snapshot',
+    'Replace the whole state with a snapshot, all or nothing, checked by the rules of the routes that create its rows',
+    object({ restored: { const: true }, users: seededUsers }),
+    {
+      body: SNAPSHOT,
+      extra: {
+        '413': {
+          description:
+            'The body is over 1 MB: move a larger state with `linkgate mock --state` or `backend.restore()`.',
+          content: json(controlError),
+        },
+      },
+      hint: ' {format, version, store, gateway} (from GET /__mock/snapshot; all or nothing)',
     },
   ),
   control(
@@ -467,7 +512,7 @@ export const CONTROL_OPERATIONS = [
 export type ControlOperationId = (typeof CONTROL_OPERATIONS)[number]['id'];
 
 /** The control operations served with the backend's stored state (the rest are the gateway's). */
-export type StateOperationId = 'resetMock' | 'loadFixture';
+export type StateOperationId = 'resetMock' | 'loadFixture' | 'getSnapshot' | 'putSnapshot';
 
 /** Stored inbound media: under `/__mock/` but without the token (receivers download it like object-storage links). */
 export const STORED_MEDIA_OPERATION: OwnOperation = {

@@ -13,4 +13,8 @@ export interface StateHost extends ManagementHost {
   readonly router: MockRouter;
   /** Back to the seeded state. */
   reset(): void;
+  /** The whole state as a snapshot (`GET /__mock/snapshot`). */
+  snapshot(): unknown;
+  /** Replaces the whole state, all or nothing (`PUT /__mock/snapshot`). */
+  restore(snapshot: unknown): void;
 }

@@ -7,7 +7,8 @@ import type { StateHost } from './state-host.js';
 /**
  * The control API's endpoints for stored state, so a suite in any language can set up without the rate-limited API:
  * `POST /__mock/reset` (back to the start seed) and `POST /__mock/fixture` (load users, domains, pixels, QR codes and
- * devices at once, all or nothing). Same token as the rest of `/__mock/`.
+ * devices at once, all or nothing) and `GET`/`PUT /__mock/snapshot` (the whole state, out and back in, all or
+ * nothing). Same token as the rest of `/__mock/`.
  */
 export function stateControlGroup(core: StateHost): RouteGroup<unknown> {
   return {
@@ -25,6 +26,11 @@ function stateHandlers(core: StateHost): ControlHandlers<StateOperationId> {
       return { reset: true, users: users(core) };
     },
     loadFixture: (body, { req }) => loadFixture(core, body, req.origin),
+    getSnapshot: () => core.snapshot(),
+    putSnapshot: (body) => {
+      core.restore(body);
+      return { restored: true, users: users(core) };
+    },
   };
 }
 

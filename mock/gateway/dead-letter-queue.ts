@@ -1,4 +1,5 @@
 import type { EventName } from '../../src/schemas/events.js';
+import { GatewayInputError } from './gateway-input-error.js';
 
 /** Items kept per tenant (spec, Limits: up to 200 items per tenant, in memory). */
 export const DEAD_LETTER_CAPACITY = 200;
@@ -95,4 +96,41 @@ export class DeadLetterQueue {
     this.#items.clear();
     this.#evictions.clear();
   }
+
+  /** Every item, oldest first, and the eviction counters per tenant, as plain data (what a state snapshot holds). @internal */
+  exportState(): DeadLetterQueueState {
+    return { items: this.list().map((item) => ({ ...item })), evicted: Object.fromEntries(this.#evictions) };
+  }
+
+  /**
+   * A new queue of this one's capacity holding `state`'s items (checked by the caller); a tenant with more items than
+   * the capacity is refused with a {@link GatewayInputError}. Swap it in with {@link replaceWith}.
+   * @internal
+   */
+  withState(state: DeadLetterQueueState): DeadLetterQueue {
+    const queue = new DeadLetterQueue(this.#capacity);
+    for (const item of state.items) {
+      if (queue.add({ ...item }) !== undefined) {
+        throw new GatewayInputError(
+          'items',
+          `holds more than ${this.#capacity} dead letters of tenant "${item.tenant}"`,
+        );
+      }
+    }
+    for (const [tenant, n] of Object.entries(state.evicted)) queue.#evictions.set(tenant, n);
+    return queue;
+  }
+
+  /** Takes every item and counter of `other` (built by `withState`); cannot fail. @internal */
+  replaceWith(other: DeadLetterQueue): void {
+    this.clear();
+    for (const [tenant, list] of other.#items) this.#items.set(tenant, list);
+    for (const [tenant, n] of other.#evictions) this.#evictions.set(tenant, n);
+  }
+}
+
+/** A {@link DeadLetterQueue} as plain data: the items oldest first, and how many each tenant had evicted. */
+export interface DeadLetterQueueState {
+  items: DeadLetter[];
+  evicted: Record<string, number>;
 }

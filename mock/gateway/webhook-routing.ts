@@ -1,4 +1,5 @@
 import type { EventName } from '../../src/schemas/events.js';
+import { GatewayInputError } from './gateway-input-error.js';
 import {
   createWebhookEndpoint,
   DEFAULT_TENANT_EVENTS,
@@ -88,4 +89,54 @@ export class WebhookRouting {
     this.#tenants.clear();
     this.#devices.clear();
   }
+
+  /** Every endpoint with its secret, as plain data (what a state snapshot holds). @internal */
+  exportState(): WebhookRoutingState {
+    return { tenants: this.listTenants(), devices: this.listDevices() };
+  }
+
+  /**
+   * A new routing with this one's settings holding the endpoints of `state`, each checked by the rules of
+   * {@link setTenant} and {@link setDevice}; throws a {@link GatewayInputError} naming `tenants[i].<field>` or
+   * `devices[i].<field>`. Swap it in with {@link replaceWith}.
+   * @internal
+   */
+  withState(state: WebhookRoutingState): WebhookRouting {
+    const routing = new WebhookRouting(this.#random, { allowHttpReceivers: this.#allowHttp });
+    const each = <T extends { url: string; secret: string; events: readonly string[] | null }>(
+      list: 'tenants' | 'devices',
+      rows: T[],
+      set: (row: T) => void,
+    ) =>
+      rows.forEach((row, i) => {
+        try {
+          set(row);
+        } catch (error) {
+          if (error instanceof GatewayInputError)
+            throw new GatewayInputError(`${list}[${i}].${error.field}`, error.rule);
+          throw error;
+        }
+      });
+    const input = (row: { url: string; secret: string; events: readonly string[] | null }) => ({
+      url: row.url,
+      secret: row.secret,
+      ...(row.events === null ? {} : { events: row.events }),
+    });
+    each('tenants', state.tenants, (row) => routing.setTenant(row.tenant, input(row)));
+    each('devices', state.devices, (row) => routing.setDevice(row.device_id, input(row)));
+    return routing;
+  }
+
+  /** Takes every endpoint of `other` (built by `withState`); cannot fail. @internal */
+  replaceWith(other: WebhookRouting): void {
+    this.clear();
+    for (const [tenant, endpoint] of other.#tenants) this.#tenants.set(tenant, endpoint);
+    for (const [device, endpoint] of other.#devices) this.#devices.set(device, endpoint);
+  }
+}
+
+/** A {@link WebhookRouting} as plain data: tenant endpoints and device overrides, with their secrets. */
+export interface WebhookRoutingState {
+  tenants: ({ tenant: string } & WebhookEndpoint)[];
+  devices: ({ device_id: string } & WebhookEndpoint)[];
 }

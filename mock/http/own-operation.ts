@@ -10,7 +10,7 @@ export interface OwnOperation<I extends string = string> {
   /** The document's operationId, e.g. `setWebhook`; the control routes' handlers are keyed by it. */
   id: I;
   /** HTTP method. */
-  method: 'GET' | 'POST' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   /** Path template with `{name}` parameters (OpenAPI's form; the router reads them as `:name`). */
   path: string;
   /** The document's one-line summary. */

@@ -98,6 +98,44 @@ export class DeviceRegistry {
     this.#devices.clear();
     this.#seq = 0;
   }
+
+  /** Every device and the counter of generated ids, as plain data (what a state snapshot holds). @internal */
+  exportState(): DeviceRegistryState {
+    return { seq: this.#seq, devices: this.list().map((d) => ({ ...d })) };
+  }
+
+  /**
+   * A new registry holding the devices of `state`, each checked by {@link add}'s rules; throws a
+   * {@link GatewayInputError} naming `devices[i].<field>` on the first one refused. Swap it in with {@link replaceWith}.
+   * @internal
+   */
+  static fromState(clock: Clock, state: DeviceRegistryState): DeviceRegistry {
+    const registry = new DeviceRegistry(clock);
+    state.devices.forEach((device, i) => {
+      try {
+        // Every field is given, so add() generates nothing: the row is kept as it was exported.
+        registry.add(device).createdAt = device.createdAt;
+      } catch (error) {
+        if (error instanceof GatewayInputError) throw new GatewayInputError(`devices[${i}].${error.field}`, error.rule);
+        throw error;
+      }
+    });
+    registry.#seq = state.seq;
+    return registry;
+  }
+
+  /** Takes every device and the id counter of `other` (built by `fromState`); cannot fail. @internal */
+  replaceWith(other: DeviceRegistry): void {
+    this.#devices.clear();
+    for (const [id, device] of other.#devices) this.#devices.set(id, device);
+    this.#seq = other.#seq;
+  }
+}
+
+/** A {@link DeviceRegistry} as plain data: its devices in creation order and the counter of generated ids. */
+export interface DeviceRegistryState {
+  seq: number;
+  devices: Device[];
 }
 
 /** Checks a device status against the spec's four values. */

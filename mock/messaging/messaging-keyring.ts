@@ -115,6 +115,49 @@ export class MessagingKeyring {
     this.#seq = 0;
   }
 
+  /**
+   * Every key slot as plain data (what a state snapshot holds): the keys themselves are not kept, only their SHA-256
+   * digests in hex, which still let the same keys in after a restore.
+   * @internal
+   */
+  exportState(): MessagingKeyringState {
+    const keys = [...this.#byId.values()].map((row) => ({ ...info(row), digest: toHex(row.digest) }));
+    return { seq: this.#seq, keys };
+  }
+
+  /**
+   * A new keyring holding the key slots of `state`; throws a {@link GatewayInputError} naming `keys[i].<field>` on
+   * the first bad one. Swap it in with {@link replaceWith}.
+   * @internal
+   */
+  static fromState(clock: Clock, random: () => number, state: MessagingKeyringState): MessagingKeyring {
+    const ring = new MessagingKeyring(clock, random);
+    state.keys.forEach((key, i) => {
+      const at = `keys[${i}]`;
+      if (!/^key_\d{1,15}$/.test(key.id)) throw new GatewayInputError(`${at}.id`, 'must be "key_" and a number');
+      if (ring.#byId.has(key.id)) throw new GatewayInputError(`${at}.id`, 'is already another key slot’s id');
+      const tenant = checkTenant(key.tenant, `${at}.tenant`);
+      if (!/^[0-9a-f]{64}$/.test(key.digest)) {
+        throw new GatewayInputError(`${at}.digest`, 'must be 64 lower-case hex characters (a SHA-256)');
+      }
+      const digest = fromHex(key.digest);
+      if (ring.#byDigest.has(digest)) throw new GatewayInputError(`${at}.digest`, 'is another key slot’s key');
+      const row: KeyRow = { ...key, tenant, digest };
+      ring.#byId.set(row.id, row);
+      ring.#byDigest.set(digest, row);
+    });
+    ring.#seq = state.seq;
+    return ring;
+  }
+
+  /** Takes every key slot and the id counter of `other` (built by `fromState`); cannot fail. @internal */
+  replaceWith(other: MessagingKeyring): void {
+    this.clear();
+    for (const [id, row] of other.#byId) this.#byId.set(id, row);
+    for (const [digest, row] of other.#byDigest) this.#byDigest.set(digest, row);
+    this.#seq = other.#seq;
+  }
+
   #row(id: unknown): KeyRow {
     if (typeof id !== 'string' || id.length === 0)
       throw new GatewayInputError('id', 'is required (a key id like "key_1")');
@@ -138,6 +181,24 @@ export function checkTenant(tenant: unknown, field = 'tenant'): string {
     throw new GatewayInputError(field, 'must be 1-64 letters, digits, "_", "-" or "."');
   }
   return tenant;
+}
+
+/** A {@link MessagingKeyring} as plain data: its key slots with their keys' digests, and the slot counter. */
+export interface MessagingKeyringState {
+  seq: number;
+  keys: (MessagingKeyInfo & { digest: string })[];
+}
+
+function toHex(binary: string): string {
+  let hex = '';
+  for (let i = 0; i < binary.length; i++) hex += binary.charCodeAt(i).toString(16).padStart(2, '0');
+  return hex;
+}
+
+function fromHex(hex: string): string {
+  let binary = '';
+  for (let i = 0; i < hex.length; i += 2) binary += String.fromCharCode(Number.parseInt(hex.slice(i, i + 2), 16));
+  return binary;
 }
 
 function info(row: KeyRow): MessagingKeyInfo {

@@ -190,6 +190,8 @@ describe('linkgate mock refuses a wrong command line, naming the flag and its ru
     [['mock', '--device', 'my phone'], '--device "my phone": a device id must be 1-64 letters, digits'],
     [['mock', '--device', 'auto'], '--device "auto": a device id must not be "auto"'],
     [['mock', '--device', 'p1', '--device', 'p1'], '--device "p1": a device id is already taken by another device.'],
+    [['mock', '--state', ' '], '--state must be a file path; got an empty value.'],
+    [['mock', '--fixture', ''], '--fixture must be a file path; got an empty value.'],
     [['mock', 'extra'], 'Unexpected argument "extra"; options start with --.'],
     [['--port', '1'], 'No command given; the commands are "mock", "trigger", "check" and "proxy".'],
     [['serve'], 'Unknown command "serve"; the commands are "mock", "trigger", "check" and "proxy".'],
@@ -206,6 +208,8 @@ describe('linkgate mock --help', () => {
     }
     expect(MOCK_HELP).toContain('--variant <names>');
     expect(MOCK_HELP).toContain('--quiet');
+    expect(MOCK_HELP).toMatch(/--state <file>\s+load the state from this JSON file/);
+    expect(MOCK_HELP).toMatch(/--fixture <file>\s+load a fixture \(the POST \/__mock\/fixture format/);
     // The inspector page is found from the help too, not only from the banner of a running server.
     expect(MOCK_HELP).toMatch(/Inspector: .*http:\/\/<host>:<port>\/#token=<control token>/);
     expect(MOCK_HELP).toContain('live page of the data, deliveries, circuits, dead letters and pairing');
