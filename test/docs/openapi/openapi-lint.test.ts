@@ -10,11 +10,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createMockBackend, startMockServer } from 'linkgate/mock';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildOpenApiDocument } from '../../mock/openapi.js';
-import { OpenApiValidator } from './support/openapi-validator.js';
+import { buildOpenApiDocument } from '../../../mock/openapi.js';
+import { OpenApiValidator } from '../support/openapi-validator.js';
 
 const REDOCLY = createRequire(import.meta.url).resolve('@redocly/cli/bin/cli.js');
-const COMMITTED = fileURLToPath(new URL('../../docs/openapi.json', import.meta.url));
+const COMMITTED = fileURLToPath(new URL('../../../docs/openapi.json', import.meta.url));
 const TOKEN = 'ctl-openapi-lint';
 // An empty folder to run in, so no redocly.yaml of the checkout or a parent changes the rules.
 const workDir = mkdtempSync(join(tmpdir(), 'linkgate-redocly-'));

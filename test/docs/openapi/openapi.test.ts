@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { createMockBackend, type MockBackend } from 'linkgate/mock';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { buildOpenApiDocument } from '../../mock/openapi.js';
-import { recordRetryTimeline } from '../../scripts/retry-timeline.js';
-import { EVENT_NAMES } from '../../src/schemas/events.js';
-import { OpenApiValidator } from './support/openapi-validator.js';
+import { buildOpenApiDocument } from '../../../mock/openapi.js';
+import { recordRetryTimeline } from '../../../scripts/retry-timeline.js';
+import { EVENT_NAMES } from '../../../src/schemas/events.js';
+import { OpenApiValidator } from '../support/openapi-validator.js';
 
 const doc = buildOpenApiDocument();
 const validator = new OpenApiValidator(doc);
@@ -379,7 +379,7 @@ describe('the OpenAPI document', () => {
   });
 
   it('is the committed docs/openapi.json (run `npm run docs` after changing a schema)', () => {
-    const committed = JSON.parse(readFileSync(new URL('../../docs/openapi.json', import.meta.url), 'utf8'));
+    const committed = JSON.parse(readFileSync(new URL('../../../docs/openapi.json', import.meta.url), 'utf8'));
     expect(committed).toEqual(JSON.parse(JSON.stringify(doc)));
   });
 });

@@ -2,9 +2,16 @@
 // own `node` process and receives the deliveries of the CLI's gateway in real time (retries after a 5xx, duplicated
 // and forged deliveries included); the testing snippet runs as a program of its own.
 import { describe, expect, it } from 'vitest';
-import { adapt, readmeSnippet } from '../package/support/newcomer-project.js';
-import { controlApi } from './support/gateway-control.js';
-import { type CliServer, describeRun, runProgram, spawnNode, startCli, writeProgram } from './support/processes.js';
+import { controlApi } from '../../e2e/support/gateway-control.js';
+import {
+  type CliServer,
+  describeRun,
+  runProgram,
+  spawnNode,
+  startCli,
+  writeProgram,
+} from '../../e2e/support/processes.js';
+import { adapt, readmeSnippet } from '../../package/support/newcomer-project.js';
 
 const GUIDE = 'docs/guides/webhooks.md';
 const TOKEN = 'ctl-e2e-guide-webhooks';

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { describeRun, root, runProgram } from './support/processes.js';
+import { describeRun, root, runProgram } from '../../e2e/support/processes.js';
 
 const guide = readFileSync(join(root, 'docs/guides/gateway-simulator.md'), 'utf8');
 const snippets = [...guide.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1] as string);

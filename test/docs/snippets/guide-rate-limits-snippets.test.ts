@@ -2,8 +2,8 @@
 // own, run by `node` against the CLI's server (or msw in the same program, as the snippet shows), in real time.
 import { Linkgate } from 'linkgate';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readmeSnippet } from '../package/support/newcomer-project.js';
-import { type CliServer, describeRun, runProgram, startCli } from './support/processes.js';
+import { type CliServer, describeRun, runProgram, startCli } from '../../e2e/support/processes.js';
+import { readmeSnippet } from '../../package/support/newcomer-project.js';
 
 const GUIDE = 'docs/guides/rate-limits.md';
 const ADMIN_KEY = 'e2e-guide-rate-limits-key-01';

@@ -3,9 +3,9 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createMockBackend } from '../../mock/index.js';
-import { Linkgate, MessagingClient, NotFoundError } from '../../src/index.js';
-import { createTestDelivery, createWebhookHandler, toNodeHandler } from '../../src/webhooks/index.js';
+import { createMockBackend } from '../../../mock/index.js';
+import { Linkgate, MessagingClient, NotFoundError } from '../../../src/index.js';
+import { createTestDelivery, createWebhookHandler, toNodeHandler } from '../../../src/webhooks/index.js';
 
 const secret = `whsec_live_${'ab'.repeat(16)}`;
 

@@ -1,8 +1,8 @@
 // The testing guide's snippets that wait (docs/guides/testing-with-the-mock.md) as users run them: a program of its
 // own, run by `node`, that must hold what the guide says it holds and exit by itself with nothing left pending.
 import { describe, expect, it } from 'vitest';
-import { adapt, readmeSnippet } from '../package/support/newcomer-project.js';
-import { describeRun, runProgram } from './support/processes.js';
+import { describeRun, runProgram } from '../../e2e/support/processes.js';
+import { adapt, readmeSnippet } from '../../package/support/newcomer-project.js';
 
 const GUIDE = 'docs/guides/testing-with-the-mock.md';
 /** `startMockServer` on a ManualClock, in the program's own process, with `// ...` where a test goes. */

@@ -9,13 +9,13 @@ import {
   startMockServer,
 } from 'linkgate/mock';
 import { afterEach, describe, expect, it } from 'vitest';
-import { main as adminUsers } from '../../examples/admin-users.js';
-import { main as bulkCreatePixels } from '../../examples/bulk-create-pixels.js';
-import { main as listAllDomains } from '../../examples/list-all-domains.js';
-import { main as qrStats } from '../../examples/qr-stats.js';
-import { createApp, main as honoReceiver } from '../../examples/webhook-receiver-hono.js';
-import { main as nodeReceiver } from '../../examples/webhook-receiver-node.js';
-import type { BackendCore } from '../../mock/backend.js';
+import { main as adminUsers } from '../../../examples/admin-users.js';
+import { main as bulkCreatePixels } from '../../../examples/bulk-create-pixels.js';
+import { main as listAllDomains } from '../../../examples/list-all-domains.js';
+import { main as qrStats } from '../../../examples/qr-stats.js';
+import { createApp, main as honoReceiver } from '../../../examples/webhook-receiver-hono.js';
+import { main as nodeReceiver } from '../../../examples/webhook-receiver-node.js';
+import type { BackendCore } from '../../../mock/backend.js';
 
 const SECRET = `whsec_live_${'0123456789abcdef'.repeat(2)}`;
 const closers: (() => Promise<void>)[] = [];

@@ -2,9 +2,9 @@
 // the CLI gateway's deliveries in real time. test/package/pack.test.ts runs them from the packed tarball with
 // hand-made deliveries; here the gateway itself retries after a 500 and sends a duplicate.
 import { describe, expect, it } from 'vitest';
-import { adapt, readmeSnippet } from '../package/support/newcomer-project.js';
-import { controlApi } from './support/gateway-control.js';
-import { spawnNode, startCli, writeProgram } from './support/processes.js';
+import { controlApi } from '../../e2e/support/gateway-control.js';
+import { spawnNode, startCli, writeProgram } from '../../e2e/support/processes.js';
+import { adapt, readmeSnippet } from '../../package/support/newcomer-project.js';
 
 const TOKEN = 'ctl-e2e-guide-readme';
 const SECRET = `whsec_live_${'9'.repeat(32)}`;

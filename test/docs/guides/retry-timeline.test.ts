@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type RetryTimeline, recordRetryTimeline, renderRetryTimelineSvg } from '../../scripts/retry-timeline.js';
+import { type RetryTimeline, recordRetryTimeline, renderRetryTimelineSvg } from '../../../scripts/retry-timeline.js';
 
 let timeline: RetryTimeline;
 const seconds = (ms: number) => (ms - timeline.start) / 1000;
@@ -54,7 +54,7 @@ describe('the retry timeline drawn in docs/retry-timeline.svg', () => {
   });
 
   it('is the committed docs/retry-timeline.svg (run `npm run docs` after changing the gateway)', () => {
-    const committed = readFileSync(new URL('../../docs/retry-timeline.svg', import.meta.url), 'utf8');
+    const committed = readFileSync(new URL('../../../docs/retry-timeline.svg', import.meta.url), 'utf8');
     expect(committed).toBe(renderRetryTimelineSvg(timeline));
   });
 });
