@@ -11,7 +11,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { GatewayEngine } from '../mock/gateway/gateway-engine.js';
 import { WebhookRouting } from '../mock/gateway/webhook-routing.js';
 import { MessagingKeyring } from '../mock/messaging/messaging-keyring.js';
-import { systemClock } from '../src/core/clock.js';
+import { systemClock } from '../src/shared/clock.js';
 import { deliveryHeaders } from '../src/webhooks/delivery-headers.js';
 
 const CONCURRENCY = 16;

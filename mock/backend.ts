@@ -1,5 +1,5 @@
-import { type Clock, systemClock } from '../src/core/clock.js';
-import { withoutTrailingSlashes } from '../src/core/trailing-slashes.js';
+import { type Clock, systemClock } from '../src/shared/clock.js';
+import { withoutTrailingSlashes } from '../src/shared/trailing-slashes.js';
 import { controlGroup } from './control/control-routes.js';
 import { mediaGroup } from './control/media-routes.js';
 import { stateControlGroup } from './control/state-routes.js';

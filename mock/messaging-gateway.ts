@@ -1,4 +1,4 @@
-import { type Clock, systemClock } from '../src/core/clock.js';
+import { type Clock, systemClock } from '../src/shared/clock.js';
 import { GatewayEngine, type GatewayEngineOptions, type GatewayLifecycle } from './gateway/gateway-engine.js';
 import { GatewayInputError } from './gateway/gateway-input-error.js';
 import type { Unsubscribe } from './gateway/lifecycle-emitter.js';

@@ -1,5 +1,5 @@
-import type { Clock } from '../../src/core/clock.js';
-import { secretsEqual } from '../../src/webhooks/constant-time.js';
+import type { Clock } from '../../src/shared/clock.js';
+import { secretsEqual } from '../../src/shared/constant-time.js';
 import type { Faults } from '../gateway/fault-injector.js';
 import { GatewayInputError } from '../gateway/gateway-input-error.js';
 import { json } from '../http/responses.js';

@@ -1,5 +1,5 @@
-import type { Clock } from '../../src/core/clock.js';
 import type { EventName } from '../../src/schemas/events.js';
+import type { Clock } from '../../src/shared/clock.js';
 
 /** The receiver must answer within this time (spec, Delivery rules: HTTP 200 within 8 seconds). */
 export const ACK_TIMEOUT_MS = 8_000;

@@ -1,5 +1,5 @@
 import { ulid } from 'ulid';
-import type { Clock } from '../../src/core/clock.js';
+import type { Clock } from '../../src/shared/clock.js';
 
 /**
  * Makes delivery ids: ULIDs from the injected clock's time and the seedable randomness, so a seeded test run

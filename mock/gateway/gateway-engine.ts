@@ -1,5 +1,5 @@
-import { type Clock, systemClock, type Timer } from '../../src/core/clock.js';
 import type { EventName } from '../../src/schemas/events.js';
+import { type Clock, systemClock, type Timer } from '../../src/shared/clock.js';
 import { deliveryHeaders } from '../../src/webhooks/delivery-headers.js';
 import { cryptoRandom, randomHex } from '../shared/random-text.js';
 import {

@@ -1,5 +1,5 @@
-import type { Clock } from '../../src/core/clock.js';
 import { DEVICE_STATUSES, type DeviceStatus } from '../../src/schemas/messaging.js';
+import type { Clock } from '../../src/shared/clock.js';
 import { GatewayInputError } from '../gateway/gateway-input-error.js';
 import { checkTenant } from './messaging-keyring.js';
 

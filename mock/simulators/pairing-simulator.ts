@@ -1,4 +1,4 @@
-import type { Timer } from '../../src/core/clock.js';
+import type { Timer } from '../../src/shared/clock.js';
 import { GatewayInputError } from '../gateway/gateway-input-error.js';
 import type { Device } from '../messaging/device-registry.js';
 import { renderQrDataUri } from '../shared/qr-png.js';

@@ -1,5 +1,5 @@
-import type { Clock } from '../../src/core/clock.js';
 import type { EventName } from '../../src/schemas/events.js';
+import type { Clock } from '../../src/shared/clock.js';
 import type { GatewayEngine, PublishResult } from '../gateway/gateway-engine.js';
 import type { ChatKind } from '../messaging/chat-kind.js';
 import type { Device, DeviceRegistry } from '../messaging/device-registry.js';

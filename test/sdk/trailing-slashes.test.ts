@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { withoutTrailingSlashes } from '../../src/core/trailing-slashes.js';
+import { withoutTrailingSlashes } from '../../src/shared/trailing-slashes.js';
 
 describe('withoutTrailingSlashes', () => {
   it('removes every slash at the end and nothing else', () => {

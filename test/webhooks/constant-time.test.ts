@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { constantTimeEqual } from '../../src/webhooks/constant-time.js';
+import { constantTimeEqual } from '../../src/shared/constant-time.js';
 
 const enc = (s: string) => new TextEncoder().encode(s);
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { secretsEqual } from '../../src/webhooks/constant-time.js';
+import { secretsEqual } from '../../src/shared/constant-time.js';
 
 // The one constant-time comparer over text: the mock's API keys, control token and key digests go through it.
 describe('secretsEqual', () => {

@@ -1,10 +1,10 @@
-import type { RequestOptions } from '../core/api-client.js';
-import type { APIPromise } from '../core/api-promise.js';
-import type { PagePromise } from '../core/pagination.js';
-import { APIResource } from '../core/resource.js';
-import type { Domain, DomainCreate, DomainUpdate } from '../schemas/domain.js';
-import { createDomain, deleteDomain, listDomains, updateDomain } from '../schemas/operations.js';
-import type { PageQuery } from '../schemas/page.js';
+import type { RequestOptions } from '../../core/api-client.js';
+import type { APIPromise } from '../../core/api-promise.js';
+import type { PagePromise } from '../../core/pagination.js';
+import { APIResource } from '../../core/resource.js';
+import type { Domain, DomainCreate, DomainUpdate } from '../../schemas/domain.js';
+import { createDomain, deleteDomain, listDomains, updateDomain } from '../../schemas/operations.js';
+import type { PageQuery } from '../../schemas/page.js';
 import { type ActionResult, type Created, callOf, listOf } from './shared.js';
 
 /** Branded domains: `client.domains`. */

@@ -1,5 +1,5 @@
-import { APIClient, type ClientOptions, type ClientProfile } from './core/api-client.js';
-import { classifyManagementAnswer } from './management/classify.js';
+import { APIClient, type ClientOptions, type ClientProfile } from '../core/api-client.js';
+import { classifyManagementAnswer } from './classify.js';
 import { AccountResource } from './resources/account.js';
 import { DomainsResource } from './resources/domains.js';
 import { OverlaysResource } from './resources/overlays.js';

@@ -1,9 +1,9 @@
-import type { RequestOptions } from '../core/api-client.js';
-import type { PagePromise } from '../core/pagination.js';
-import { APIResource } from '../core/resource.js';
-import { listOverlays } from '../schemas/operations.js';
-import type { Overlay } from '../schemas/overlay.js';
-import type { PageQuery } from '../schemas/page.js';
+import type { RequestOptions } from '../../core/api-client.js';
+import type { PagePromise } from '../../core/pagination.js';
+import { APIResource } from '../../core/resource.js';
+import { listOverlays } from '../../schemas/operations.js';
+import type { Overlay } from '../../schemas/overlay.js';
+import type { PageQuery } from '../../schemas/page.js';
 import { listOf } from './shared.js';
 
 /** Call-to-action overlays: `client.overlays` (the API only lists them). */

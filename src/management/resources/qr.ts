@@ -1,10 +1,10 @@
-import type { RequestOptions } from '../core/api-client.js';
-import type { APIPromise } from '../core/api-promise.js';
-import type { PagePromise } from '../core/pagination.js';
-import { APIResource } from '../core/resource.js';
-import { createQrCode, deleteQrCode, getQrCode, listQrCodes, updateQrCode } from '../schemas/operations.js';
-import type { PageQuery } from '../schemas/page.js';
-import type { Qr, QrCreate, QrStats, QrUpdate } from '../schemas/qr.js';
+import type { RequestOptions } from '../../core/api-client.js';
+import type { APIPromise } from '../../core/api-promise.js';
+import type { PagePromise } from '../../core/pagination.js';
+import { APIResource } from '../../core/resource.js';
+import { createQrCode, deleteQrCode, getQrCode, listQrCodes, updateQrCode } from '../../schemas/operations.js';
+import type { PageQuery } from '../../schemas/page.js';
+import type { Qr, QrCreate, QrStats, QrUpdate } from '../../schemas/qr.js';
 import { type ActionResult, callOf, listOf } from './shared.js';
 
 /** A single QR code with its scan statistics. */

@@ -1,8 +1,8 @@
-import type { RequestOptions } from '../core/api-client.js';
-import type { APIPromise } from '../core/api-promise.js';
-import { APIResource } from '../core/resource.js';
-import type { Account, AccountUpdate } from '../schemas/account.js';
-import { getAccount, updateAccount } from '../schemas/operations.js';
+import type { RequestOptions } from '../../core/api-client.js';
+import type { APIPromise } from '../../core/api-promise.js';
+import { APIResource } from '../../core/resource.js';
+import type { Account, AccountUpdate } from '../../schemas/account.js';
+import { getAccount, updateAccount } from '../../schemas/operations.js';
 import { type ActionResult, callOf } from './shared.js';
 
 /** The caller's own account: `client.account`. */

@@ -1,8 +1,8 @@
-import type { RequestOptions } from '../core/api-client.js';
-import type { APIPromise } from '../core/api-promise.js';
-import { APIResource } from '../core/resource.js';
-import { listPlans, subscribeUserToPlan } from '../schemas/operations.js';
-import type { Plan } from '../schemas/plan.js';
+import type { RequestOptions } from '../../core/api-client.js';
+import type { APIPromise } from '../../core/api-promise.js';
+import { APIResource } from '../../core/resource.js';
+import { listPlans, subscribeUserToPlan } from '../../schemas/operations.js';
+import type { Plan } from '../../schemas/plan.js';
 import { type ActionResult, callOf } from './shared.js';
 
 // Written out rather than inferred from the `PlanSubscription` schema: the declaration bundler cannot name a type of a

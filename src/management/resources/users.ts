@@ -1,8 +1,8 @@
-import type { RequestOptions } from '../core/api-client.js';
-import type { APIPromise } from '../core/api-promise.js';
-import { APIResource } from '../core/resource.js';
-import { createUser, deleteUser, getUser, listUsers } from '../schemas/operations.js';
-import type { User, UserCreate, UserListQuery } from '../schemas/user.js';
+import type { RequestOptions } from '../../core/api-client.js';
+import type { APIPromise } from '../../core/api-promise.js';
+import { APIResource } from '../../core/resource.js';
+import { createUser, deleteUser, getUser, listUsers } from '../../schemas/operations.js';
+import type { User, UserCreate, UserListQuery } from '../../schemas/user.js';
 import { type ActionResult, callOf } from './shared.js';
 
 /** A newly registered user. */

@@ -1,11 +1,11 @@
 import type * as z from 'zod/mini';
-import type { APIClient, RequestOptions, RequestSpec } from '../core/api-client.js';
-import { APIPromise } from '../core/api-promise.js';
-import { LinkgateError } from '../core/errors.js';
-import { Page, type PageFetcher, PagePromise } from '../core/pagination.js';
-import { validate, validateId } from '../core/validation.js';
-import type { Operation } from '../schemas/operation.js';
-import type { PageData, PageQuery } from '../schemas/page.js';
+import type { APIClient, RequestOptions, RequestSpec } from '../../core/api-client.js';
+import { APIPromise } from '../../core/api-promise.js';
+import { LinkgateError } from '../../core/errors.js';
+import { Page, type PageFetcher, PagePromise } from '../../core/pagination.js';
+import { validate, validateId } from '../../core/validation.js';
+import type { Operation } from '../../schemas/operation.js';
+import type { PageData, PageQuery } from '../../schemas/page.js';
 
 /** The answer of update and delete calls: the service's confirmation message. */
 export interface ActionResult {
