@@ -6,8 +6,8 @@
 // Over HTTP, the control API's clock advance must move past a receiver that never answers (finding 5).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { startMockServer } from '../../mock/adapters/node-server.js';
-import type { CircuitTransition } from '../../mock/gateway/circuit-breaker.js';
-import { Gateway } from '../../mock/messaging-gateway.js';
+import type { CircuitTransition } from '../../mock/delivery/circuit-breaker.js';
+import { Gateway } from '../../mock/gateway/gateway.js';
 import { ManualClock } from '../../mock/shared/manual-clock.js';
 import { startNodeListener } from '../../test/mock/support/receiver.js';
 import { seeded } from '../../test/mock/support/seeded.js';

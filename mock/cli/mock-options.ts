@@ -4,10 +4,10 @@ import { parseArgs } from 'node:util';
 import { MESSAGING_KEY_PATTERN } from '../../src/schemas/messaging.js';
 import { systemClock } from '../../src/shared/clock.js';
 import type { MockBackendOptions } from '../backend.js';
-import { GatewayInputError } from '../gateway/gateway-input-error.js';
 import type { RateLimitOptions } from '../management/rate-limit.js';
 import { PRODUCTION_VARIANT_NAMES, type ProductionVariantName } from '../management/variants.js';
 import { type DeviceInput, DeviceRegistry } from '../messaging/device-registry.js';
+import { GatewayInputError } from '../shared/gateway-input-error.js';
 import { ManualClock } from '../shared/manual-clock.js';
 
 /** `linkgate mock --help`. */

@@ -1,7 +1,7 @@
-import { GatewayInputError } from '../gateway/gateway-input-error.js';
-import type { InFlightAttempt } from '../gateway/in-flight-attempt.js';
-import { redactSecret } from '../gateway/redact-secret.js';
-import type { Gateway } from '../messaging-gateway.js';
+import type { InFlightAttempt } from '../delivery/in-flight-attempt.js';
+import { redactSecret } from '../delivery/redact-secret.js';
+import type { Gateway } from '../gateway/gateway.js';
+import { GatewayInputError } from '../shared/gateway-input-error.js';
 
 /** What `POST /__mock/drain` answers: drained, or which attempts still wait for their receiver and what to do. */
 export interface DrainAnswer {

@@ -1,8 +1,8 @@
 // What the inspector page shows, read from the backend's own accessors: one plain JSON object, cut into sections.
 import type { BackendCore } from '../backend.js';
-import type { AttemptRecord } from '../gateway/delivery-attempt.js';
-import { redactSecret } from '../gateway/redact-secret.js';
-import { RETRY_DELAYS_MS } from '../gateway/retry-schedule.js';
+import type { AttemptRecord } from '../delivery/delivery-attempt.js';
+import { redactSecret } from '../delivery/redact-secret.js';
+import { RETRY_DELAYS_MS } from '../delivery/retry-schedule.js';
 import { QR_IMAGE_ROUTE } from '../management/qr-image-route.js';
 import type { PublishedLog } from './published-log.js';
 

@@ -20,9 +20,9 @@ describe('the import structure of src/ and mock/', () => {
     expect(importCircles(folders)).toEqual([]);
   });
 
-  it('keeps the delivery engine (mock/gateway/) free of the messaging side, the simulators and the control API', () => {
+  it('keeps the delivery engine (mock/delivery/) free of the messaging side, the simulators and the control API', () => {
     const outward = [...graph].flatMap(([file, targets]) =>
-      file.startsWith('mock/gateway/')
+      file.startsWith('mock/delivery/')
         ? targets
             .filter((t) => /^mock\/(messaging|simulators|control|management)\//.test(t))
             .map((t) => `${file} -> ${t}`)

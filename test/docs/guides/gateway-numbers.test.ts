@@ -2,10 +2,10 @@
 // so a changed schedule fails here instead of leaving the guides wrong.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { CIRCUIT_OPEN_MS, CIRCUIT_THRESHOLD } from '../../../mock/gateway/circuit-breaker.js';
-import { DEAD_LETTER_CAPACITY } from '../../../mock/gateway/dead-letter-queue.js';
-import { ACK_TIMEOUT_MS } from '../../../mock/gateway/delivery-attempt.js';
-import { RETRY_DELAYS_MS } from '../../../mock/gateway/retry-schedule.js';
+import { CIRCUIT_OPEN_MS, CIRCUIT_THRESHOLD } from '../../../mock/delivery/circuit-breaker.js';
+import { DEAD_LETTER_CAPACITY } from '../../../mock/delivery/dead-letter-queue.js';
+import { ACK_TIMEOUT_MS } from '../../../mock/delivery/delivery-attempt.js';
+import { RETRY_DELAYS_MS } from '../../../mock/delivery/retry-schedule.js';
 
 /** A guide's text with every run of whitespace as one space, so sentences may wrap anywhere. */
 const guide = (name: string) =>

@@ -1,6 +1,6 @@
 import { createWebhookHandler, toNodeHandler } from 'linkgate/webhooks';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Gateway } from '../../../mock/messaging-gateway.js';
+import { Gateway } from '../../../mock/gateway/gateway.js';
 import { ManualClock } from '../../../mock/shared/manual-clock.js';
 import { manualGateway } from '../support/gateway.js';
 import { startNodeListener, startReceiver } from '../support/receiver.js';

@@ -1,6 +1,7 @@
 import type { EventName } from '../../src/schemas/events.js';
 import { type Clock, systemClock, type Timer } from '../../src/shared/clock.js';
 import { deliveryHeaders } from '../../src/webhooks/delivery-headers.js';
+import { GatewayInputError } from '../shared/gateway-input-error.js';
 import { cryptoRandom, randomHex } from '../shared/random-text.js';
 import {
   type Admission,
@@ -14,7 +15,6 @@ import { ACK_TIMEOUT_MS, type AttemptRecord, classify, type ExchangeResult, exch
 import { decideDelivery } from './delivery-decision.js';
 import { createDeliveryIdFactory } from './delivery-id.js';
 import { FaultInjector, type Faults, STALE_TIMESTAMP_SECONDS } from './fault-injector.js';
-import { GatewayInputError } from './gateway-input-error.js';
 import { type Flight, graceLeft, type InFlightAttempt, viewFlight } from './in-flight-attempt.js';
 import { LifecycleEmitter, type Unsubscribe } from './lifecycle-emitter.js';
 import { redactSecret } from './redact-secret.js';

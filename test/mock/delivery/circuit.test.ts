@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { CircuitTransition } from '../../../mock/gateway/circuit-breaker.js';
+import type { CircuitTransition } from '../../../mock/delivery/circuit-breaker.js';
 import { manualGateway } from '../support/gateway.js';
 import { type Receiver, startReceiver } from '../support/receiver.js';
 

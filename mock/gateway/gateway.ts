@@ -1,18 +1,18 @@
-import { type Clock, systemClock } from '../src/shared/clock.js';
-import { GatewayEngine, type GatewayEngineOptions, type GatewayLifecycle } from './gateway/gateway-engine.js';
-import { GatewayInputError } from './gateway/gateway-input-error.js';
-import type { Unsubscribe } from './gateway/lifecycle-emitter.js';
-import { WebhookRouting } from './gateway/webhook-routing.js';
-import { type DeviceInput, DeviceRegistry } from './messaging/device-registry.js';
-import { MediaStore } from './messaging/media-store.js';
-import { MessagingKeyring } from './messaging/messaging-keyring.js';
-import { cryptoRandom, randomHex } from './shared/random-text.js';
-import { DeviceStatusSimulator } from './simulators/device-status-simulator.js';
-import { InboundMessageSimulator } from './simulators/inbound-message-simulator.js';
-import { OutboundMessages } from './simulators/outbound-messages.js';
-import { PairingSimulator } from './simulators/pairing-simulator.js';
-import { ReceiptSimulator } from './simulators/receipt-simulator.js';
-import type { SimulatorContext } from './simulators/simulator-context.js';
+import { type Clock, systemClock } from '../../src/shared/clock.js';
+import { GatewayEngine, type GatewayEngineOptions, type GatewayLifecycle } from '../delivery/delivery-engine.js';
+import type { Unsubscribe } from '../delivery/lifecycle-emitter.js';
+import { WebhookRouting } from '../delivery/webhook-routing.js';
+import { type DeviceInput, DeviceRegistry } from '../messaging/device-registry.js';
+import { MediaStore } from '../messaging/media-store.js';
+import { MessagingKeyring } from '../messaging/messaging-keyring.js';
+import { GatewayInputError } from '../shared/gateway-input-error.js';
+import { cryptoRandom, randomHex } from '../shared/random-text.js';
+import { DeviceStatusSimulator } from '../simulators/device-status-simulator.js';
+import { InboundMessageSimulator } from '../simulators/inbound-message-simulator.js';
+import { OutboundMessages } from '../simulators/outbound-messages.js';
+import { PairingSimulator } from '../simulators/pairing-simulator.js';
+import { ReceiptSimulator } from '../simulators/receipt-simulator.js';
+import type { SimulatorContext } from '../simulators/simulator-context.js';
 
 /** Options of the messaging gateway inside a mock backend. */
 export interface GatewayOptions extends Omit<GatewayEngineOptions, 'clock' | 'random'> {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { DeadLetter } from '../../../mock/gateway/dead-letter-queue.js';
+import type { DeadLetter } from '../../../mock/delivery/dead-letter-queue.js';
 import { manualGateway } from '../support/gateway.js';
 import { type Receiver, startReceiver } from '../support/receiver.js';
 

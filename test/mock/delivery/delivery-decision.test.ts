@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { classify } from '../../../mock/gateway/delivery-attempt.js';
-import { decideDelivery } from '../../../mock/gateway/delivery-decision.js';
-import { RetrySchedule } from '../../../mock/gateway/retry-schedule.js';
+import { classify } from '../../../mock/delivery/delivery-attempt.js';
+import { decideDelivery } from '../../../mock/delivery/delivery-decision.js';
+import { RetrySchedule } from '../../../mock/delivery/retry-schedule.js';
 
 // The engine's decision after each attempt, without a receiver, a clock or a timer: the spec's delivery rules.
 describe('decideDelivery', () => {

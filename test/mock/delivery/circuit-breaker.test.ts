@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CIRCUIT_OPEN_MS, CircuitBreaker } from '../../../mock/gateway/circuit-breaker.js';
+import { CIRCUIT_OPEN_MS, CircuitBreaker } from '../../../mock/delivery/circuit-breaker.js';
 
 /** A breaker whose circuit opened at 0 through 5 failures, half-open from 30 s on. */
 function openedAtZero(): CircuitBreaker<string> {

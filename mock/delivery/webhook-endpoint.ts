@@ -1,6 +1,6 @@
 import { DEVICE_SECRET_PATTERN, EVENT_NAMES, type EventName, TENANT_SECRET_PATTERN } from '../../src/schemas/events.js';
+import { GatewayInputError } from '../shared/gateway-input-error.js';
 import { randomHex } from '../shared/random-text.js';
-import { GatewayInputError } from './gateway-input-error.js';
 
 /** The events a tenant endpoint receives when none are selected (the catalog's "on" events). */
 export const DEFAULT_TENANT_EVENTS: readonly EventName[] = ['message.received', 'device.status'];
