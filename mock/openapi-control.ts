@@ -1,6 +1,7 @@
 // The OpenAPI description of the mock's own endpoints: the `/__mock/` control API (so a Python or Go suite can generate
 // its client), the QR images, stored media and the document itself. Each is one row (mock/http/own-operation.ts) that
-// its route reads too: the control API's in mock/control/control-operations.ts, the two public ones here.
+// its route reads too: the control API's in mock/control/control-operations.ts, the QR images' beside their route in
+// mock/management/qr-image-route.ts, the document's own here.
 // Runtime-neutral, like mock/openapi.ts.
 import {
   CONTROL_OPERATIONS,
@@ -8,32 +9,8 @@ import {
   INSPECTOR_PAGE_OPERATION,
   STORED_MEDIA_OPERATION,
 } from './control/control-operations.js';
-import { type Json, json, type OwnOperation, object, openApiOperation, pathParam, str } from './http/own-operation.js';
-
-/** The hex token of a QR image file name, as the route reads it. */
-const QR_TOKEN = { type: 'string', pattern: '^[0-9a-f]{1,64}$' };
-
-/**
- * A QR code's PNG: public, like an image URL (served by mock/management/qr-image-route.ts). The file is spelt
- * `{token}.png`, as it is: a bare `{file}` would make `/api/qr/image/update` read as `/api/qr/{id}/update` too.
- */
-export const QR_IMAGE_OPERATION: OwnOperation = {
-  id: 'getQrImage',
-  method: 'GET',
-  path: '/api/qr/image/{token}.png',
-  summary: 'A QR code’s PNG (the `link` of a QR code; no key needed)',
-  tag: 'qr',
-  token: false,
-  status: 200,
-  parameters: [{ ...pathParam('token', 'The QR code’s image token, as in its `link`.'), schema: QR_TOKEN }],
-  responses: {
-    '200': {
-      description: 'The image.',
-      content: { 'image/png': { schema: { type: 'string', contentMediaType: 'image/png' } } },
-    },
-    '404': { description: 'No such QR code.', content: json({ $ref: '#/components/schemas/ErrorEnvelope' }) },
-  },
-};
+import { type Json, json, type OwnOperation, object, openApiOperation, str } from './http/own-operation.js';
+import { QR_IMAGE_OPERATION } from './management/qr-image-route.js';
 
 /** This document (served by mock/openapi.ts). */
 export const OPENAPI_OPERATION: OwnOperation = {
