@@ -13,7 +13,7 @@ import { seedStore } from './management/seed.js';
 import { MockStore, type StoreSnapshot } from './management/store.js';
 import { type ProductionVariants, type ProductionVariantsOption, resolveVariants } from './management/variants.js';
 import { messagingGroup } from './messaging/messaging-routes.js';
-import { openApiGroup } from './openapi.js';
+import { openApiGroup } from './openapi/openapi-document.js';
 import { cryptoRandom } from './shared/random-text.js';
 
 /** Options of a mock backend. */

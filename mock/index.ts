@@ -31,6 +31,7 @@ export { Gateway, type GatewayOptions } from './gateway/gateway.js';
 export type * as MockGateway from './gateway/gateway-types.js';
 export type { RateLimitOptions } from './management/rate-limit.js';
 export type { MockStore } from './management/store.js';
+export type * as MockData from './management/store-types.js';
 export {
   PRODUCTION_VARIANT_NAMES,
   type ProductionVariantName,
@@ -40,4 +41,3 @@ export {
 export { SendRejection } from './messaging/sent-message.js';
 export { GatewayInputError } from './shared/gateway-input-error.js';
 export { ManualClock } from './shared/manual-clock.js';
-export type * as MockData from './store-types.js';

@@ -3,7 +3,7 @@
 // Routes and document are built from the same rows (mock/control/control-operations.ts), so no test compares them.
 import { createMockBackend, ManualClock, type MockBackend } from 'linkgate/mock';
 import { describe, expect, it } from 'vitest';
-import { buildOpenApiDocument } from '../../../mock/openapi.js';
+import { buildOpenApiDocument } from '../../../mock/openapi/openapi-document.js';
 import { OpenApiValidator } from '../support/openapi-validator.js';
 
 const doc = buildOpenApiDocument();

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createMockBackend, startMockServer } from 'linkgate/mock';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildOpenApiDocument } from '../../../mock/openapi.js';
+import { buildOpenApiDocument } from '../../../mock/openapi/openapi-document.js';
 import { OpenApiValidator } from '../support/openapi-validator.js';
 
 const REDOCLY = createRequire(import.meta.url).resolve('@redocly/cli/bin/cli.js');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildOpenApiDocument, openApiResponse } from '../../../mock/openapi.js';
+import { buildOpenApiDocument, openApiResponse } from '../../../mock/openapi/openapi-document.js';
 
 describe('GET /openapi.json', () => {
   it('answers with the document for the origin asked', () => {

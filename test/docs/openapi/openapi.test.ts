@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createMockBackend, type MockBackend } from 'linkgate/mock';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { buildOpenApiDocument } from '../../../mock/openapi.js';
+import { buildOpenApiDocument } from '../../../mock/openapi/openapi-document.js';
 import { recordRetryTimeline } from '../../../scripts/retry-timeline.js';
 import { EVENT_NAMES } from '../../../src/schemas/events.js';
 import { OpenApiValidator } from '../support/openapi-validator.js';

@@ -6,7 +6,7 @@
  * @module
  */
 
-export type { IndexedTable, IndexKeys } from './management/indexed-table.js';
+export type { IndexedTable, IndexKeys } from './indexed-table.js';
 export type {
   DomainRow,
   NewPlan,
@@ -24,4 +24,4 @@ export type {
   StoreSnapshot,
   TableName,
   UserRow,
-} from './management/store.js';
+} from './store.js';

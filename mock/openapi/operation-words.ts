@@ -1,8 +1,8 @@
 // The document's own words for each operation of the tables (src/schemas/operations.ts and the messaging ones): its
 // operationId and summary. Keyed by operation id and typed over the tables, so an operation without words, or words
 // for an operation that is gone, fails to compile. Kept here, out of the SDK's bundle.
-import type { ManagementOperationId } from '../src/schemas/operations.js';
-import type { MessagingOperationId } from './messaging/messaging-routes.js';
+import type { ManagementOperationId } from '../../src/schemas/operations.js';
+import type { MessagingOperationId } from '../messaging/messaging-routes.js';
 
 /** What the document says of one operation beyond its declaration. */
 export interface OperationWords {

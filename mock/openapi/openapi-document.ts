@@ -1,26 +1,26 @@
 // The OpenAPI 3.1 document of both APIs, generated from the shared zod schemas so it cannot drift from the code.
 // Runtime-neutral: no `node:*`, no msw; the mock serves it at /openapi.json and `npm run docs` writes docs/openapi.json.
 import * as z from 'zod/mini';
-import * as E from '../src/schemas/events.js';
-import * as S from '../src/schemas/index.js';
-import { type Operation, tagOf } from '../src/schemas/operation.js';
-import * as O from '../src/schemas/operations.js';
-import { MANAGEMENT_OPERATIONS } from '../src/schemas/operations.js';
-import { DEFAULT_HEADER_PREFIX, WEBHOOK_USER_AGENT } from '../src/webhooks/delivery-headers.js';
-import { CIRCUIT_OPEN_MS, CIRCUIT_THRESHOLD } from './delivery/circuit-breaker.js';
-import { DEAD_LETTER_CAPACITY } from './delivery/dead-letter-queue.js';
-import { ACK_TIMEOUT_MS } from './delivery/delivery-attempt.js';
-import { RETRY_DELAYS_MS } from './delivery/retry-schedule.js';
-import type { RouteGroup } from './http/router.js';
-import type { MockResponse } from './http/types.js';
-import type { ManagementHost } from './management/route-context.js';
+import * as E from '../../src/schemas/events.js';
+import * as S from '../../src/schemas/index.js';
+import { type Operation, tagOf } from '../../src/schemas/operation.js';
+import * as O from '../../src/schemas/operations.js';
+import { MANAGEMENT_OPERATIONS } from '../../src/schemas/operations.js';
+import { DEFAULT_HEADER_PREFIX, WEBHOOK_USER_AGENT } from '../../src/webhooks/delivery-headers.js';
+import { CIRCUIT_OPEN_MS, CIRCUIT_THRESHOLD } from '../delivery/circuit-breaker.js';
+import { DEAD_LETTER_CAPACITY } from '../delivery/dead-letter-queue.js';
+import { ACK_TIMEOUT_MS } from '../delivery/delivery-attempt.js';
+import { RETRY_DELAYS_MS } from '../delivery/retry-schedule.js';
+import type { RouteGroup } from '../http/router.js';
+import type { MockResponse } from '../http/types.js';
+import type { ManagementHost } from '../management/route-context.js';
 import {
   listMessagingDevices,
   type MessagingOperationId,
   MOCK_MESSAGING_OPERATIONS,
-} from './messaging/messaging-routes.js';
-import { CONTROL_SCHEMAS, CONTROL_SECURITY, mockOwnPaths, OPENAPI_OPERATION } from './openapi-control.js';
-import { OPERATION_WORDS, QUERY_WORDS, webhookOperationId } from './openapi-operations.js';
+} from '../messaging/messaging-routes.js';
+import { OPERATION_WORDS, QUERY_WORDS, webhookOperationId } from './operation-words.js';
+import { CONTROL_SCHEMAS, CONTROL_SECURITY, mockOwnPaths, OPENAPI_OPERATION } from './own-endpoints.js';
 
 /** A JSON value of the document (schemas, operations, ...). */
 type Json = { [key: string]: unknown };

@@ -2,17 +2,17 @@
 // its client), the QR images, stored media and the document itself. Each is one row (mock/http/own-operation.ts) that
 // its route reads too: the control API's in mock/control/control-operations.ts, the QR images' beside their route in
 // mock/management/qr-image-route.ts, the document's own here.
-// Runtime-neutral, like mock/openapi.ts.
+// Runtime-neutral, like openapi-document.ts.
 import {
   CONTROL_OPERATIONS,
   INSPECTOR_EVENTS_OPERATION,
   INSPECTOR_PAGE_OPERATION,
   STORED_MEDIA_OPERATION,
-} from './control/control-operations.js';
-import { type Json, json, type OwnOperation, object, openApiOperation, str } from './http/own-operation.js';
-import { QR_IMAGE_OPERATION } from './management/qr-image-route.js';
+} from '../control/control-operations.js';
+import { type Json, json, type OwnOperation, object, openApiOperation, str } from '../http/own-operation.js';
+import { QR_IMAGE_OPERATION } from '../management/qr-image-route.js';
 
-/** This document (served by mock/openapi.ts). */
+/** This document (served by openapi-document.ts). */
 export const OPENAPI_OPERATION: OwnOperation = {
   id: 'getOpenApiDocument',
   method: 'GET',
