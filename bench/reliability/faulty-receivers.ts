@@ -113,13 +113,13 @@ export async function attackGateway(options: PartOptions = {}): Promise<PartRepo
 
   // Waits until every call that will be answered has been and the engine is done with it: what is still out is
   // held by the receiver as a hang, twice in a row (a duplicate copy leaves right after its first exchange).
-  const engine = gateway.engine as { inFlight?: () => { deliveryId: string }[] };
+  const tracked = gateway as { inFlight?: () => { deliveryId: string }[] };
   const settle = async () => {
     const started = performance.now();
     let calm = 0;
     for (;;) {
       await new Promise((r) => setTimeout(r, 2));
-      const flights = engine.inFlight?.();
+      const flights = tracked.inFlight?.();
       const quiet =
         answering === 0 &&
         (flights ? flights.every((f) => hangingIds.has(f.deliveryId)) : recorded === calls - hangsOpen);

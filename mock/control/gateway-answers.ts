@@ -20,7 +20,7 @@ export interface DrainAnswer {
  * deadline on the real clock) and answers 200 either way, saying which receivers have not answered.
  */
 export async function drainAnswer(gateway: Gateway): Promise<DrainAnswer> {
-  const inFlight = await gateway.engine.settle();
+  const inFlight = await gateway.settle();
   const now = gateway.clock.now();
   if (inFlight.length === 0) return { ok: true, now, inFlight };
   const waits = Math.max(0, ...inFlight.map((a) => a.deadline - now));

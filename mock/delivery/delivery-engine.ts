@@ -41,7 +41,7 @@ export interface DroppedEvent {
   at: number;
 }
 
-/** What {@link GatewayEngine.publish} did with an event. */
+/** What the delivery engine did with an event handed to it (the simulators answer with it). */
 export type PublishResult =
   | { queued: true; deliveryId: string; url: string }
   | { queued: false; dropped: DroppedEvent };
@@ -68,7 +68,7 @@ export interface GatewayLifecycle extends Record<string, unknown> {
   reset: Record<string, never>;
 }
 
-/** Options of a {@link GatewayEngine}. */
+/** Options of the delivery engine, given through the gateway's options. */
 export interface GatewayEngineOptions {
   /** Where time comes from; a ManualClock in tests. @default systemClock */
   clock?: Clock;
@@ -94,7 +94,7 @@ export interface GatewayEngineOptions {
    */
   timestampClock?: Clock;
   /**
-   * Real time, in ms, an attempt in flight gets to be answered before {@link GatewayEngine.advance} moves a manual
+   * Real time, in ms, an attempt in flight gets to be answered before `gateway.advance()` moves a manual
    * clock past it (or the control API's drain stops waiting for it). A receiver that answers within it is never
    * timed out by a jump in time; one that hangs is timed out once the clock passes its 8 s deadline.
    * @default 2000

@@ -10,7 +10,6 @@ export type { DeadLetter, DeadLetterQueue } from '../delivery/dead-letter-queue.
 export type { AttemptOutcome, AttemptRecord } from '../delivery/delivery-attempt.js';
 export type {
   DroppedEvent,
-  GatewayEngine,
   GatewayEngineOptions,
   GatewayLifecycle,
   GatewayStats,

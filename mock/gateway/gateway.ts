@@ -1,5 +1,17 @@
 import { type Clock, systemClock } from '../../src/shared/clock.js';
-import { GatewayEngine, type GatewayEngineOptions, type GatewayLifecycle } from '../delivery/delivery-engine.js';
+import type { CircuitSnapshot } from '../delivery/circuit-breaker.js';
+import type { DeadLetterQueue } from '../delivery/dead-letter-queue.js';
+import type { AttemptRecord } from '../delivery/delivery-attempt.js';
+import {
+  type DroppedEvent,
+  GatewayEngine,
+  type GatewayEngineOptions,
+  type GatewayLifecycle,
+  type GatewayStats,
+  type ScheduledAttempt,
+} from '../delivery/delivery-engine.js';
+import type { FaultInjector } from '../delivery/fault-injector.js';
+import type { InFlightAttempt } from '../delivery/in-flight-attempt.js';
 import type { Unsubscribe } from '../delivery/lifecycle-emitter.js';
 import { WebhookRouting } from '../delivery/webhook-routing.js';
 import { type DeviceInput, DeviceRegistry } from '../messaging/device-registry.js';
@@ -51,7 +63,12 @@ export class Gateway<C extends Clock = Clock> {
   readonly clock: C;
   /** Webhook endpoints: tenant defaults and device overrides. */
   readonly routing: WebhookRouting;
-  /** The delivery engine. */
+  /**
+   * The delivery engine behind this facade, for the mock's own parts (simulators, control API). Tests and apps use the
+   * gateway's members, which are its one face.
+   *
+   * @internal
+   */
   readonly engine: GatewayEngine;
   /** Messaging API keys. */
   readonly keys: MessagingKeyring;
@@ -114,12 +131,12 @@ export class Gateway<C extends Clock = Clock> {
   }
 
   /** Fault injection for the receiver side of tests, e.g. `gateway.faults.next({ duplicate: true })`. */
-  get faults(): GatewayEngine['faults'] {
+  get faults(): FaultInjector {
     return this.engine.faults;
   }
 
   /** The dead-letter queue (200 per tenant; list, replay, purge). */
-  get deadLetters(): GatewayEngine['deadLetters'] {
+  get deadLetters(): DeadLetterQueue {
     return this.engine.deadLetters;
   }
 
@@ -141,31 +158,75 @@ export class Gateway<C extends Clock = Clock> {
     return this.engine.on(event, listener);
   }
 
-  /** Recorded attempts; see {@link GatewayEngine.attempts}. */
-  attempts(filter?: Parameters<GatewayEngine['attempts']>[0]): ReturnType<GatewayEngine['attempts']> {
+  /**
+   * Recorded attempts, oldest first, optionally filtered. With `redact`, `X-Service-Secret` shows only its prefix.
+   */
+  attempts(filter?: { deliveryId?: string; url?: string; tenant?: string; redact?: boolean }): AttemptRecord[] {
     return this.engine.attempts(filter);
   }
 
   /** Circuit state per receiver URL. */
-  circuits(): ReturnType<GatewayEngine['circuits']> {
+  circuits(): CircuitSnapshot[] {
     return this.engine.circuits();
   }
 
-  /** Waits until nothing is in flight or due now; see {@link GatewayEngine.drain}. */
+  /**
+   * Waits until nothing is in flight or due now; rejects, saying so, when an attempt is still in flight after
+   * `realTimeLimitMs` of real time (15 s by default).
+   */
   drain(realTimeLimitMs?: number): Promise<void> {
     return this.engine.drain(realTimeLimitMs);
   }
 
   /**
    * Moves a ManualClock forward timer by timer, letting attempts in flight be answered before each step and timing
-   * out those whose receiver hangs; resolves with the attempts still out. See {@link GatewayEngine.advance}.
+   * out those whose receiver hangs; resolves with the attempts still out.
    */
-  advance(ms: number): ReturnType<GatewayEngine['advance']> {
+  advance(ms: number): Promise<InFlightAttempt[]> {
     return this.engine.advance(ms);
   }
 
-  /** Where every event is: published, delivered, dead-lettered, pending. See {@link GatewayEngine.stats}. */
-  stats(): ReturnType<GatewayEngine['stats']> {
+  /**
+   * Waits for attempts in flight without ever hanging, each given the answer grace of real time; resolves with the
+   * attempts still out (receivers that have not answered). The control API's drain answers with it.
+   */
+  settle(graceMs?: number): Promise<InFlightAttempt[]> {
+    return this.engine.settle(graceMs);
+  }
+
+  /**
+   * When each event waiting to go out again is due (ms since the epoch), soonest first: retries, attempts held by an
+   * open circuit, and attempts waiting for the answer of a half-open circuit's probe.
+   */
+  scheduled(): ScheduledAttempt[] {
+    return this.engine.scheduled();
+  }
+
+  /** Attempts out at a receiver now, oldest first. */
+  inFlight(): InFlightAttempt[] {
+    return this.engine.inFlight();
+  }
+
+  /** Events that were not delivered at all (no endpoint, not selected, or a chat kind never delivered), oldest first. */
+  dropped(): DroppedEvent[] {
+    return this.engine.dropped();
+  }
+
+  /**
+   * Sends a dead-lettered event again (same delivery id, fresh retries) to the endpoint its device routes to now.
+   * Throws a {@link GatewayInputError} (404) for an unknown id and (409) when no endpoint is configured any more.
+   */
+  replay(deliveryId: string, tenant?: string): { deliveryId: string; url: string } {
+    return this.engine.replay(deliveryId, tenant);
+  }
+
+  /** Replays every dead letter of a tenant (all tenants when omitted); items without an endpoint stay queued. */
+  replayAll(tenant?: string): { replayed: number; skipped: number } {
+    return this.engine.replayAll(tenant);
+  }
+
+  /** Where every event is: published, delivered, dead-lettered, pending. */
+  stats(): GatewayStats {
     return this.engine.stats();
   }
 

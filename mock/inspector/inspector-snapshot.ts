@@ -28,7 +28,7 @@ export type SectionName = keyof InspectorSnapshot;
 export function takeSnapshot(backend: BackendCore, log: PublishedLog): InspectorSnapshot {
   const { gateway } = backend;
   const manual = typeof (backend.clock as { advance?: unknown }).advance === 'function';
-  const scheduled = gateway.engine.scheduled();
+  const scheduled = gateway.scheduled();
   return {
     clock: { kind: manual ? 'manual' : 'real', now: backend.clock.now(), nextDueAt: scheduled[0]?.at ?? null },
     data: dataSection(backend),

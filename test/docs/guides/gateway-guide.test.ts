@@ -80,7 +80,7 @@ describe('docs/guides/gateway-simulator.md', () => {
     expect(published.delivery.queued && published.delivery.deliveryId).toBe(dead!.deliveryId);
 
     state.failing = false;
-    gateway.engine.replay(dead!.deliveryId);
+    gateway.replay(dead!.deliveryId);
     await gateway.drain();
     // The last failure re-opened the circuit: the replay waits for it, then goes out as the probe.
     expect(gateway.attempts().at(-1)?.outcome).toBe('circuit-open');

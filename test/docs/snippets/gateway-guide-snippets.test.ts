@@ -28,7 +28,7 @@ describe('docs/guides/gateway-simulator.md snippets, each in its own node proces
     expect(snippets.length).toBeGreaterThanOrEqual(4);
     expect(retries).toContain('clock.advance(3_000)');
     expect(circuit).toContain("gateway.circuits()[0]?.state; // 'closed'");
-    expect(deadLetters).toContain('gateway.engine.replay(dead!.deliveryId)');
+    expect(deadLetters).toContain('gateway.replay(dead!.deliveryId)');
   });
 
   it('retries: failed, failed, then delivered once the receiver recovers', async () => {

@@ -50,7 +50,7 @@ describe('webhook delivery circuit', () => {
     await clock.advance(3_000);
     await gateway.drain();
     expect(receiver.received).toHaveLength(5);
-    expect(gateway.engine.scheduled().map((s) => [s.at - t0, s.attempt])).toEqual(Array(5).fill([30_000, 2]));
+    expect(gateway.scheduled().map((s) => [s.at - t0, s.attempt])).toEqual(Array(5).fill([30_000, 2]));
 
     receiver.answer(() => ({ status: 200 }));
     await clock.advance(27_000);
@@ -82,7 +82,7 @@ describe('webhook delivery circuit', () => {
     // The probe's own next retry is due 6 s after it (and will meet the open circuit); the four held back wait for
     // the circuit at +60 s still on their second attempt, having used up no retry.
     expect(
-      gateway.engine
+      gateway
         .scheduled()
         .map((s) => [s.at - t0, s.attempt])
         .sort((a, b) => a[0]! - b[0]!),
@@ -157,14 +157,14 @@ describe('webhook delivery circuit: only the probe changes an open circuit', () 
     const held = gateway.attempts().filter((a) => a.outcome === 'circuit-open' && a.startedAt === t0 + 30_000);
     expect(held).toHaveLength(4);
     for (const a of held) expect(a.nextAttemptAt).toBe(t0 + 30_000 + 8_000);
-    expect(gateway.engine.scheduled().filter((s) => s.waitingFor === 'probe')).toHaveLength(4);
-    expect(gateway.engine.stats().pending).toMatchObject({ inFlight: 1, waitingForProbe: 4 });
+    expect(gateway.scheduled().filter((s) => s.waitingFor === 'probe')).toHaveLength(4);
+    expect(gateway.stats().pending).toMatchObject({ inFlight: 1, waitingForProbe: 4 });
 
     // The probe times out at +38 s: the circuit re-opens until +68 s, and the four go then.
     await clock.advance(8_000);
     await gateway.drain();
     expect(gateway.circuits()[0]).toMatchObject({ state: 'open', openUntil: t0 + 68_000 });
-    const due = gateway.engine.scheduled().map((s) => [s.at - t0, s.waitingFor]);
+    const due = gateway.scheduled().map((s) => [s.at - t0, s.waitingFor]);
     expect(due).toEqual([[44_000, 'time'], ...Array(4).fill([68_000, 'time'])]);
   });
 });

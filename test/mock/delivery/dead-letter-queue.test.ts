@@ -57,13 +57,13 @@ describe('dead-letter queue', () => {
     await gateway.drain();
     const [first, ...rest] = gateway.deadLetters.list();
     receiver.answer(() => ({ status: 200 }));
-    expect(gateway.engine.replay(first!.deliveryId)).toEqual({ deliveryId: first!.deliveryId, url: receiver.url });
+    expect(gateway.replay(first!.deliveryId)).toEqual({ deliveryId: first!.deliveryId, url: receiver.url });
     await gateway.drain();
     expect(receiver.received).toHaveLength(4);
     expect(receiver.received.at(-1)!.headers['x-service-delivery-id']).toBe(first!.deliveryId);
     expect(receiver.received.at(-1)!.body).toBe(first!.body);
     expect(gateway.deadLetters.list()).toHaveLength(2);
-    expect(gateway.engine.replayAll()).toEqual({ replayed: 2, skipped: 0 });
+    expect(gateway.replayAll()).toEqual({ replayed: 2, skipped: 0 });
     await gateway.drain();
     expect(gateway.deadLetters.list()).toHaveLength(0);
     expect(receiver.received).toHaveLength(6);
@@ -82,6 +82,6 @@ describe('dead-letter queue', () => {
 
   it('refuses to replay an unknown id with a clear error', () => {
     const { gateway } = manualGateway();
-    expect(() => gateway.engine.replay('01NOPE')).toThrow(/deliveryId does not name an item in the dead-letter queue/);
+    expect(() => gateway.replay('01NOPE')).toThrow(/deliveryId does not name an item in the dead-letter queue/);
   });
 });

@@ -38,7 +38,7 @@ describe('moving a manual clock past attempts in flight', () => {
     expect(gateway.attempts()).toEqual([
       expect.objectContaining({ outcome: 'failed', error: 'timeout', durationMs: 8_000, nextAttemptAt: t0 + 11_000 }),
     ]);
-    expect(gateway.engine.scheduled()).toEqual([expect.objectContaining({ attempt: 2, at: t0 + 11_000 })]);
+    expect(gateway.scheduled()).toEqual([expect.objectContaining({ attempt: 2, at: t0 + 11_000 })]);
   });
 
   it('answers drain within the answer grace over a receiver that never answers, naming the attempt and the way out', async () => {

@@ -68,7 +68,7 @@ describe('the perAttemptDeliveryIds production variant', () => {
     const [dead] = gateway.deadLetters.list();
     expect(dead!.deliveryId).toBe(idOf(rx, 0));
     rx.answer(() => ({ status: 200 }));
-    gateway.engine.replay(dead!.deliveryId);
+    gateway.replay(dead!.deliveryId);
     await gateway.drain();
     expect(rx.received).toHaveLength(2);
     expect(idOf(rx, 1)).not.toBe(idOf(rx, 0));
