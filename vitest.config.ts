@@ -12,8 +12,8 @@ const under = (...folders: string[]) => folders.map((folder) => `${folder}/**/*.
  * checks that every test file belongs to exactly one of them.
  */
 export const PROJECTS = {
-  /** In-process: the SDK against the mock, the mock, the webhook toolkit, the CLI's flags. The loop to run while coding. */
-  unit: under('test/sdk', 'test/webhooks', 'test/mock', 'test/architecture', 'test/drift'),
+  /** In-process: the SDK against the mock, the mock, the webhook toolkit, what they share, the CLI's flags. The loop to run while coding. */
+  unit: under('test/sdk', 'test/webhooks', 'test/shared', 'test/mock', 'test/architecture', 'test/drift'),
   /**
    * What users read, run as written: the README, the guides' numbers, the OpenAPI document, the examples. Every test
    * that holds docs against code lives under test/docs; its snippets/ run as programs in their own `node` processes,
