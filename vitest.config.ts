@@ -12,12 +12,19 @@ const under = (...folders: string[]) => folders.map((folder) => `${folder}/**/*.
  * checks that every test file belongs to exactly one of them.
  */
 export const PROJECTS = {
-  /** In-process: the SDK against the mock, the mock, the webhook toolkit, the CLI's flags. The loop to run while coding. */
-  unit: under('test/sdk', 'test/webhooks', 'test/mock', 'test/architecture', 'test/drift'),
-  /** What users read, run as written: the README, the guides' numbers, the OpenAPI document, the examples. */
-  docs: [...under('test/docs', 'test/readme', 'test/examples'), 'examples/**/*.test.ts'],
+  /** In-process: the SDK against the mock, the mock, the webhook toolkit, what they share, the CLI's flags. The loop to run while coding. */
+  unit: under('test/sdk', 'test/webhooks', 'test/shared', 'test/mock', 'test/architecture', 'test/drift'),
+  /**
+   * What users read, run as written: the README, the guides' numbers, the OpenAPI document, the examples. Every test
+   * that holds docs against code lives under test/docs; its snippets/ run as programs in their own `node` processes,
+   * so they go with e2e.
+   */
+  docs: [
+    ...under('test/docs/readme', 'test/docs/guides', 'test/docs/openapi', 'test/docs/examples'),
+    'examples/**/*.test.ts',
+  ],
   /** Each user program and the CLI's server in its own `node` process, over loopback; the reliability suite at CI size. */
-  e2e: under('test/e2e', 'test/reliability'),
+  e2e: under('test/e2e', 'test/docs/snippets', 'test/reliability'),
   /** Other environments: headless Chromium, Bun, Deno and workerd, a real redis-server, the packed tarball installed. */
   environments: under('test/browser', 'test/runtimes', 'test/redis', 'test/package'),
 } as const;

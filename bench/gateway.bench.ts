@@ -8,10 +8,10 @@
 // Key validation: p50/p99 of MessagingKeyring.authenticate (the messaging group's guard) over 100k validations of
 // keys from a ring of 1,000, timed one by one with hrtime.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { GatewayEngine } from '../mock/gateway/gateway-engine.js';
-import { WebhookRouting } from '../mock/gateway/webhook-routing.js';
+import { GatewayEngine } from '../mock/delivery/delivery-engine.js';
+import { WebhookRouting } from '../mock/delivery/webhook-routing.js';
 import { MessagingKeyring } from '../mock/messaging/messaging-keyring.js';
-import { systemClock } from '../src/core/clock.js';
+import { systemClock } from '../src/shared/clock.js';
 import { deliveryHeaders } from '../src/webhooks/delivery-headers.js';
 
 const CONCURRENCY = 16;

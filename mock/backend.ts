@@ -1,8 +1,9 @@
-import { type Clock, systemClock } from '../src/core/clock.js';
-import { withoutTrailingSlashes } from '../src/core/trailing-slashes.js';
+import { type Clock, systemClock } from '../src/shared/clock.js';
+import { withoutTrailingSlashes } from '../src/shared/trailing-slashes.js';
 import { controlGroup } from './control/control-routes.js';
 import { mediaGroup } from './control/media-routes.js';
 import { stateControlGroup } from './control/state-routes.js';
+import { Gateway, type GatewayOptions } from './gateway/gateway.js';
 import { MockRouter } from './http/router.js';
 import type { MockRequest, MockResponse } from './http/types.js';
 import { managementGroup } from './management/group.js';
@@ -12,8 +13,7 @@ import { seedStore } from './management/seed.js';
 import { MockStore, type StoreSnapshot } from './management/store.js';
 import { type ProductionVariants, type ProductionVariantsOption, resolveVariants } from './management/variants.js';
 import { messagingGroup } from './messaging/messaging-routes.js';
-import { Gateway, type GatewayOptions } from './messaging-gateway.js';
-import { openApiGroup } from './openapi.js';
+import { openApiGroup } from './openapi/openapi-document.js';
 import { cryptoRandom } from './shared/random-text.js';
 import { type MockSnapshot, prepareRestore, takeSnapshot } from './state/mock-snapshot.js';
 
@@ -84,7 +84,7 @@ export interface BackendCore<C extends Clock = Clock> {
   readonly router: MockRouter;
   /** The options in force. @internal */
   readonly options: ResolvedMockBackendOptions;
-  /** The messaging gateway (mock/messaging, over the engine in mock/gateway): keys, devices, delivery, simulators. */
+  /** The messaging gateway (mock/gateway, over mock/messaging and the engine in mock/delivery): keys, devices, delivery, simulators. */
   readonly gateway: Gateway<C>;
   /** Randomness for keys and tokens. */
   random(): number;

@@ -27,8 +27,8 @@ export { createMockBackend, type MockBackend } from './adapters/mock-backend.js'
 export { type MockServer, type StartMockServerOptions, startMockServer } from './adapters/node-server.js';
 export { describeCaller, type RequestLogEntry } from './adapters/request-log.js';
 export type { MockBackendOptions } from './backend.js';
-export { GatewayInputError } from './gateway/gateway-input-error.js';
-export type * as MockGateway from './gateway-types.js';
+export { Gateway, type GatewayOptions } from './gateway/gateway.js';
+export type * as MockGateway from './gateway/gateway-types.js';
 export type { RateLimitOptions } from './management/rate-limit.js';
 export type { MockStore } from './management/store.js';
 export {
@@ -38,6 +38,6 @@ export {
   type ProductionVariantsOption,
 } from './management/variants.js';
 export { SendRejection } from './messaging/sent-message.js';
-export { Gateway, type GatewayOptions } from './messaging-gateway.js';
+export { GatewayInputError } from './shared/gateway-input-error.js';
 export { ManualClock } from './shared/manual-clock.js';
-export type * as MockData from './store-types.js';
+export type * as MockData from './state/mock-data.js';

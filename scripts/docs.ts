@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildOpenApiDocument } from '../mock/openapi.js';
+import { buildOpenApiDocument } from '../mock/openapi/openapi-document.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 

@@ -3,10 +3,10 @@
 // Run alone: node --import tsx scripts/retry-timeline.ts [out.svg]   (`npm run docs` runs it too)
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { CircuitTransition } from '../mock/gateway/circuit-breaker.js';
-import type { AttemptRecord } from '../mock/gateway/delivery-attempt.js';
-import { GatewayEngine } from '../mock/gateway/gateway-engine.js';
-import { WebhookRouting } from '../mock/gateway/webhook-routing.js';
+import type { CircuitTransition } from '../mock/delivery/circuit-breaker.js';
+import type { AttemptRecord } from '../mock/delivery/delivery-attempt.js';
+import { GatewayEngine } from '../mock/delivery/delivery-engine.js';
+import { WebhookRouting } from '../mock/delivery/webhook-routing.js';
 import { ManualClock } from '../mock/shared/manual-clock.js';
 
 const RECEIVER = 'https://receiver.example/webhooks';

@@ -23,11 +23,8 @@
  * @packageDocumentation
  * @module linkgate
  */
-export { Linkgate, type LinkgateOptions } from './client.js';
+
 export { APIPromise } from './core/api-promise.js';
-// Timer, TimerOptions, PageData and EventMap sit at the top level, not in the type namespaces: they live in chunks the
-// entries share, and the declaration bundler turns such names inside a namespace into values that do not exist.
-export type { Clock, Timer, TimerOptions } from './core/clock.js';
 export {
   APIConnectionError,
   APIConnectionTimeoutError,
@@ -50,6 +47,7 @@ export { Page, PagePromise } from './core/pagination.js';
 export { MemoryRateLimitStore, type RateLimitStore } from './core/rate-limit-store.js';
 export type { RateLimitEvent } from './core/rate-limiter.js';
 export type * as LinkgateTypes from './linkgate-types.js';
+export { Linkgate, type LinkgateOptions } from './management/management-client.js';
 export { MessagingClient, type MessagingClientOptions } from './messaging/messaging-client.js';
 export type {
   Account,
@@ -64,3 +62,6 @@ export type {
   User,
 } from './schemas/index.js';
 export type { PageData } from './schemas/page.js';
+// Timer, TimerOptions, PageData and EventMap sit at the top level, not in the type namespaces: they live in chunks the
+// entries share, and the declaration bundler turns such names inside a namespace into values that do not exist.
+export type { Clock, Timer, TimerOptions } from './shared/clock.js';

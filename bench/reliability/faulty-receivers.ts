@@ -6,8 +6,8 @@
 // Over HTTP, the control API's clock advance must move past a receiver that never answers (finding 5).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { startMockServer } from '../../mock/adapters/node-server.js';
-import type { CircuitTransition } from '../../mock/gateway/circuit-breaker.js';
-import { Gateway } from '../../mock/messaging-gateway.js';
+import type { CircuitTransition } from '../../mock/delivery/circuit-breaker.js';
+import { Gateway } from '../../mock/gateway/gateway.js';
 import { ManualClock } from '../../mock/shared/manual-clock.js';
 import { startNodeListener } from '../../test/mock/support/receiver.js';
 import { seeded } from '../../test/mock/support/seeded.js';
@@ -113,13 +113,13 @@ export async function attackGateway(options: PartOptions = {}): Promise<PartRepo
 
   // Waits until every call that will be answered has been and the engine is done with it: what is still out is
   // held by the receiver as a hang, twice in a row (a duplicate copy leaves right after its first exchange).
-  const engine = gateway.engine as { inFlight?: () => { deliveryId: string }[] };
+  const tracked = gateway as { inFlight?: () => { deliveryId: string }[] };
   const settle = async () => {
     const started = performance.now();
     let calm = 0;
     for (;;) {
       await new Promise((r) => setTimeout(r, 2));
-      const flights = engine.inFlight?.();
+      const flights = tracked.inFlight?.();
       const quiet =
         answering === 0 &&
         (flights ? flights.every((f) => hangingIds.has(f.deliveryId)) : recorded === calls - hangsOpen);

@@ -1,5 +1,5 @@
 import type { HttpHandler } from 'msw';
-import type { Clock } from '../../src/core/clock.js';
+import type { Clock } from '../../src/shared/clock.js';
 import { type BackendCore, createBackendCore, type MockBackendOptions } from '../backend.js';
 import { mswHandlers, parseBaseUrl } from './msw.js';
 import { answerWebRequest } from './web.js';

@@ -1,5 +1,5 @@
 import type { HttpHandler } from 'msw';
-import { withoutTrailingSlashes } from '../../src/core/trailing-slashes.js';
+import { withoutTrailingSlashes } from '../../src/shared/trailing-slashes.js';
 import { CONTROL_PREFIX } from '../control/control-routes.js';
 import type { MockRouter } from '../http/router.js';
 import type { MockResponse } from '../http/types.js';

@@ -1,6 +1,6 @@
 // What the standalone server says about each request: who asked (never their key), what, the answer and the time.
 
-import { secretsEqual } from '../../src/webhooks/constant-time.js';
+import { secretsEqual } from '../../src/shared/constant-time.js';
 import type { BackendCore } from '../backend.js';
 import { CONTROL_PREFIX } from '../control/control-routes.js';
 import { bearerKey, userByKey } from '../management/auth.js';

@@ -1,13 +1,13 @@
 // `linkgate mock`'s command line: its help, its flags, and the server options they ask for, each mistake named with
 // its flag and rule (exit code 2). Pure: it reads only its arguments, so every flag case is tested in-process.
 import { parseArgs } from 'node:util';
-import { systemClock } from '../../src/core/clock.js';
 import { MESSAGING_KEY_PATTERN } from '../../src/schemas/messaging.js';
+import { systemClock } from '../../src/shared/clock.js';
 import type { MockBackendOptions } from '../backend.js';
-import { GatewayInputError } from '../gateway/gateway-input-error.js';
 import type { RateLimitOptions } from '../management/rate-limit.js';
 import { PRODUCTION_VARIANT_NAMES, type ProductionVariantName } from '../management/variants.js';
 import { type DeviceInput, DeviceRegistry } from '../messaging/device-registry.js';
+import { GatewayInputError } from '../shared/gateway-input-error.js';
 import { ManualClock } from '../shared/manual-clock.js';
 
 /** `linkgate mock --help`. */

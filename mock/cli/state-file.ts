@@ -17,7 +17,7 @@ import { open, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { BackendCore } from '../backend.js';
 import { loadFixture } from '../control/fixture.js';
-import { GatewayInputError } from '../gateway/gateway-input-error.js';
+import { GatewayInputError } from '../shared/gateway-input-error.js';
 import { jsonErrorOffset } from './json-error-offset.js';
 
 /** At most one write of the state file per this many ms; a change is on disk within about this long. */

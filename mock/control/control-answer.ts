@@ -1,8 +1,8 @@
-import { GatewayInputError } from '../gateway/gateway-input-error.js';
 import { type OwnOperation, ownRoutePath } from '../http/own-operation.js';
 import { json } from '../http/responses.js';
 import type { Route, RouteCall } from '../http/router.js';
 import type { MockRequest, MockResponse } from '../http/types.js';
+import { GatewayInputError } from '../shared/gateway-input-error.js';
 
 /** A control endpoint: gets the parsed JSON body (`{}` when none) and returns what to answer with as JSON. */
 export type ControlHandler = (body: Record<string, unknown>, call: RouteCall<unknown>) => unknown;

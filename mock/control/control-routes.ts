@@ -1,12 +1,12 @@
-import type { Clock } from '../../src/core/clock.js';
-import { secretsEqual } from '../../src/webhooks/constant-time.js';
-import type { Faults } from '../gateway/fault-injector.js';
-import { GatewayInputError } from '../gateway/gateway-input-error.js';
+import type { Clock } from '../../src/shared/clock.js';
+import { secretsEqual } from '../../src/shared/constant-time.js';
+import type { Faults } from '../delivery/fault-injector.js';
+import type { Gateway } from '../gateway/gateway.js';
 import { json } from '../http/responses.js';
 import type { Route, RouteGroup } from '../http/router.js';
 import { MEDIA_ROUTE_PREFIX } from '../messaging/media-store.js';
 import { checkTenant } from '../messaging/messaging-keyring.js';
-import type { Gateway } from '../messaging-gateway.js';
+import { GatewayInputError } from '../shared/gateway-input-error.js';
 import type { ManualClock } from '../shared/manual-clock.js';
 import { intField, stringField } from '../simulators/simulation-input.js';
 import { type ControlHandler, controlRoute, queryFlag } from './control-answer.js';

@@ -2,13 +2,13 @@
 // QR codes go through the management API's own routes (as their owner, past the rate limit), so a fixture obeys
 // exactly the rules a client would meet; users are added with the API's own rules plus a chosen key.
 import { USERNAME_PATTERN } from '../../src/schemas/primitives.js';
-import { GatewayInputError } from '../gateway/gateway-input-error.js';
 import { RequestRejection } from '../http/responses.js';
 import type { Route } from '../http/router.js';
 import type { MockResponse } from '../http/types.js';
 import type { ManagementContext } from '../management/route-context.js';
 import { isValidEmail, isValidPassword } from '../management/rules.js';
 import { type Device, type DeviceInput, DeviceRegistry } from '../messaging/device-registry.js';
+import { GatewayInputError } from '../shared/gateway-input-error.js';
 import type { StateHost } from './state-host.js';
 
 /** The tables a fixture may fill, in the order they are loaded. */

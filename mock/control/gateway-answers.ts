@@ -1,7 +1,7 @@
-import { GatewayInputError } from '../gateway/gateway-input-error.js';
-import type { InFlightAttempt } from '../gateway/in-flight-attempt.js';
-import { redactSecret } from '../gateway/redact-secret.js';
-import type { Gateway } from '../messaging-gateway.js';
+import type { InFlightAttempt } from '../delivery/in-flight-attempt.js';
+import { redactSecret } from '../delivery/redact-secret.js';
+import type { Gateway } from '../gateway/gateway.js';
+import { GatewayInputError } from '../shared/gateway-input-error.js';
 
 /** What `POST /__mock/drain` answers: drained, or which attempts still wait for their receiver and what to do. */
 export interface DrainAnswer {
@@ -20,7 +20,7 @@ export interface DrainAnswer {
  * deadline on the real clock) and answers 200 either way, saying which receivers have not answered.
  */
 export async function drainAnswer(gateway: Gateway): Promise<DrainAnswer> {
-  const inFlight = await gateway.engine.settle();
+  const inFlight = await gateway.settle();
   const now = gateway.clock.now();
   if (inFlight.length === 0) return { ok: true, now, inFlight };
   const waits = Math.max(0, ...inFlight.map((a) => a.deadline - now));

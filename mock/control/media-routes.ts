@@ -1,8 +1,8 @@
+import type { Gateway } from '../gateway/gateway.js';
 import { ownRoutePath } from '../http/own-operation.js';
 import { json } from '../http/responses.js';
 import type { RouteGroup } from '../http/router.js';
 import { MEDIA_ROUTE_PREFIX } from '../messaging/media-store.js';
-import type { Gateway } from '../messaging-gateway.js';
 import { STORED_MEDIA_OPERATION } from './control-operations.js';
 
 /**

@@ -1,6 +1,6 @@
+import type { Gateway } from '../gateway/gateway.js';
 import type { MockRouter } from '../http/router.js';
 import type { ManagementHost } from '../management/route-context.js';
-import type { Gateway } from '../messaging-gateway.js';
 
 /**
  * What the control API's state endpoints (`/__mock/reset`, `/__mock/fixture`) use of the backend: the management

@@ -1,6 +1,6 @@
 import type { BackendCore } from '../backend.js';
-import type { AttemptRecord } from '../gateway/delivery-attempt.js';
-import type { Unsubscribe } from '../gateway/lifecycle-emitter.js';
+import type { AttemptRecord } from '../delivery/delivery-attempt.js';
+import type { Unsubscribe } from '../delivery/lifecycle-emitter.js';
 import { type DataChanges, DataRows } from './data-changes.js';
 import { type InspectorSnapshot, type SectionName, takeSnapshot } from './inspector-snapshot.js';
 import { PublishedLog } from './published-log.js';

@@ -1,6 +1,6 @@
 // The inspector over node:http: the page at `GET /` and the live feed at `GET /__mock/events` (Server-Sent Events).
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { secretsEqual } from '../../src/webhooks/constant-time.js';
+import { secretsEqual } from '../../src/shared/constant-time.js';
 import type { BackendCore } from '../backend.js';
 import { INSPECTOR_EVENTS_OPERATION, INSPECTOR_PAGE_OPERATION } from '../control/control-operations.js';
 import { InspectorFeed, type InspectorFeedOptions } from './inspector-feed.js';

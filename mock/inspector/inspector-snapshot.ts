@@ -1,8 +1,8 @@
 // What the inspector page shows, read from the backend's own accessors: one plain JSON object, cut into sections.
 import type { BackendCore } from '../backend.js';
-import type { AttemptRecord } from '../gateway/delivery-attempt.js';
-import { redactSecret } from '../gateway/redact-secret.js';
-import { RETRY_DELAYS_MS } from '../gateway/retry-schedule.js';
+import type { AttemptRecord } from '../delivery/delivery-attempt.js';
+import { redactSecret } from '../delivery/redact-secret.js';
+import { RETRY_DELAYS_MS } from '../delivery/retry-schedule.js';
 import { QR_IMAGE_ROUTE } from '../management/qr-image-route.js';
 import type { PublishedLog } from './published-log.js';
 
@@ -28,7 +28,7 @@ export type SectionName = keyof InspectorSnapshot;
 export function takeSnapshot(backend: BackendCore, log: PublishedLog): InspectorSnapshot {
   const { gateway } = backend;
   const manual = typeof (backend.clock as { advance?: unknown }).advance === 'function';
-  const scheduled = gateway.engine.scheduled();
+  const scheduled = gateway.scheduled();
   return {
     clock: { kind: manual ? 'manual' : 'real', now: backend.clock.now(), nextDueAt: scheduled[0]?.at ?? null },
     data: dataSection(backend),

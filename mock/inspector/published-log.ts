@@ -1,4 +1,4 @@
-import type { OutboundEvent } from '../gateway/gateway-engine.js';
+import type { OutboundEvent } from '../delivery/delivery-engine.js';
 
 /** Messages the inspector remembers (newest); the gateway itself keeps no list of them. */
 export const LOGGED_MESSAGES = 50;

@@ -1,4 +1,4 @@
-import { secretsEqual } from '../../src/webhooks/constant-time.js';
+import { secretsEqual } from '../../src/shared/constant-time.js';
 import type { MockStore, UserRow } from './store.js';
 
 /** Production's answer (HTTP 403) to a missing, unknown or expired management key. */

@@ -1,12 +1,37 @@
 import { routerPath } from '../http/operation-route.js';
+import { json, type OwnOperation, pathParam } from '../http/own-operation.js';
 import { failure } from '../http/responses.js';
 import type { RouteGroup } from '../http/router.js';
 import type { MockRequest, MockResponse } from '../http/types.js';
-import { QR_IMAGE_OPERATION } from '../openapi-control.js';
 import { renderQrPng } from '../shared/qr-png.js';
 import { encodeQrContent } from './qr-content.js';
 import type { ManagementHost } from './route-context.js';
 import type { QrRow } from './store.js';
+
+/** The hex token of a QR image file name, as the route reads it. */
+const QR_TOKEN = { type: 'string', pattern: '^[0-9a-f]{1,64}$' };
+
+/**
+ * A QR code's PNG: public, like an image URL (served below; the OpenAPI document reads it too). The file is spelt
+ * `{token}.png`, as it is: a bare `{file}` would make `/api/qr/image/update` read as `/api/qr/{id}/update` too.
+ */
+export const QR_IMAGE_OPERATION: OwnOperation = {
+  id: 'getQrImage',
+  method: 'GET',
+  path: '/api/qr/image/{token}.png',
+  summary: 'A QR code’s PNG (the `link` of a QR code; no key needed)',
+  tag: 'qr',
+  token: false,
+  status: 200,
+  parameters: [{ ...pathParam('token', 'The QR code’s image token, as in its `link`.'), schema: QR_TOKEN }],
+  responses: {
+    '200': {
+      description: 'The image.',
+      content: { 'image/png': { schema: { type: 'string', contentMediaType: 'image/png' } } },
+    },
+    '404': { description: 'No such QR code.', content: json({ $ref: '#/components/schemas/ErrorEnvelope' }) },
+  },
+};
 
 /**
  * Where the mock serves QR images: `GET /api/qr/image/<token>.png`, no API key needed (like a public image URL). The

@@ -1,5 +1,5 @@
-import type { Clock } from '../../src/core/clock.js';
 import { DEFAULT_ASSUMED_WINDOW } from '../../src/core/rate-limit-store.js';
+import type { Clock } from '../../src/shared/clock.js';
 
 /** How many requests a key may make per window. */
 export interface RateLimitOptions {

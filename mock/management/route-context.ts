@@ -1,4 +1,4 @@
-import type { Clock } from '../../src/core/clock.js';
+import type { Clock } from '../../src/shared/clock.js';
 import type { Route } from '../http/router.js';
 import type { MockRequest } from '../http/types.js';
 import type { RateLimiter } from './rate-limit.js';

@@ -1,5 +1,5 @@
-import type { Clock } from '../../src/core/clock.js';
 import type { QrData, QrType } from '../../src/schemas/qr.js';
+import type { Clock } from '../../src/shared/clock.js';
 import { randomHex } from '../shared/random-text.js';
 import { formatDate } from './calendar.js';
 import { IndexedTable } from './indexed-table.js';

@@ -1,6 +1,6 @@
-import type { Clock } from '../../src/core/clock.js';
 import { DEVICE_STATUSES, type DeviceStatus } from '../../src/schemas/messaging.js';
-import { GatewayInputError } from '../gateway/gateway-input-error.js';
+import type { Clock } from '../../src/shared/clock.js';
+import { GatewayInputError } from '../shared/gateway-input-error.js';
 import { checkTenant } from './messaging-keyring.js';
 
 /** A connected device slot of a tenant. The spec does not show a device record; this is the mock's. */

@@ -1,4 +1,4 @@
-import type { Clock } from '../../src/core/clock.js';
+import type { Clock } from '../../src/shared/clock.js';
 
 /** How long stored media lives (spec, Media rules: deleted after 7 days). */
 export const MEDIA_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;

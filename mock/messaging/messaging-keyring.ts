@@ -1,7 +1,7 @@
-import type { Clock } from '../../src/core/clock.js';
 import { MESSAGING_KEY_PATTERN, MESSAGING_KEY_PREFIX } from '../../src/schemas/messaging.js';
-import { secretsEqual } from '../../src/webhooks/constant-time.js';
-import { GatewayInputError } from '../gateway/gateway-input-error.js';
+import type { Clock } from '../../src/shared/clock.js';
+import { secretsEqual } from '../../src/shared/constant-time.js';
+import { GatewayInputError } from '../shared/gateway-input-error.js';
 import { randomChars } from '../shared/random-text.js';
 import { keyDigest } from './key-digest.js';
 

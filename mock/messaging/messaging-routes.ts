@@ -43,7 +43,7 @@ export type MessagingOperationId = (typeof MOCK_MESSAGING_OPERATIONS)[number]['i
 
 /**
  * What the messaging API's routes use of the gateway: its keys, its devices and the send. Narrow, so messaging/ never
- * imports the facade that wires the simulators (mock/messaging-gateway.ts).
+ * imports the facade that wires the simulators (mock/gateway/gateway.ts).
  */
 export interface MessagingHost {
   /** Messaging API keys, to authenticate callers. */

@@ -1,4 +1,4 @@
-import type { Clock, Timer } from '../../src/core/clock.js';
+import type { Clock, Timer } from '../../src/shared/clock.js';
 
 interface Scheduled {
   at: number;

@@ -1,5 +1,5 @@
 import type { DeviceStatus } from '../../src/schemas/messaging.js';
-import type { PublishResult } from '../gateway/gateway-engine.js';
+import type { PublishResult } from '../delivery/delivery-engine.js';
 import type { Device } from '../messaging/device-registry.js';
 import { checkStatus } from '../messaging/device-registry.js';
 import { intField, objectInput, stringField } from './simulation-input.js';

@@ -1,7 +1,7 @@
-import type { PublishResult } from '../gateway/gateway-engine.js';
-import { GatewayInputError } from '../gateway/gateway-input-error.js';
+import type { PublishResult } from '../delivery/delivery-engine.js';
 import type { ChatKind } from '../messaging/chat-kind.js';
 import { ACCEPTED_MEDIA_TYPES, MEDIA_MAX_BYTES } from '../messaging/media-store.js';
+import { GatewayInputError } from '../shared/gateway-input-error.js';
 import { chatField, intField, objectInput, phoneField, stringField } from './simulation-input.js';
 import { dropChatEvent, messageId, publishEvent, type SimulatorContext, unixSeconds } from './simulator-context.js';
 

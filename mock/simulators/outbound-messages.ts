@@ -1,5 +1,5 @@
-import type { Timer } from '../../src/core/clock.js';
 import { SendMessage } from '../../src/schemas/messaging.js';
+import type { Timer } from '../../src/shared/clock.js';
 import type { Device } from '../messaging/device-registry.js';
 import { SendRejection, type SentMessage } from '../messaging/sent-message.js';
 import type { ReceiptSimulator, ReceiptStatus } from './receipt-simulator.js';

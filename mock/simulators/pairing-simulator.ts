@@ -1,6 +1,6 @@
-import type { Timer } from '../../src/core/clock.js';
-import { GatewayInputError } from '../gateway/gateway-input-error.js';
+import type { Timer } from '../../src/shared/clock.js';
 import type { Device } from '../messaging/device-registry.js';
+import { GatewayInputError } from '../shared/gateway-input-error.js';
 import { renderQrDataUri } from '../shared/qr-png.js';
 import { randomChars } from '../shared/random-text.js';
 import type { DeviceStatusSimulator } from './device-status-simulator.js';

@@ -1,7 +1,7 @@
 import { ACK_STATUS_CODES } from '../../src/schemas/events.js';
-import type { PublishResult } from '../gateway/gateway-engine.js';
-import { GatewayInputError } from '../gateway/gateway-input-error.js';
+import type { PublishResult } from '../delivery/delivery-engine.js';
 import type { ChatKind } from '../messaging/chat-kind.js';
+import { GatewayInputError } from '../shared/gateway-input-error.js';
 import { chatField, enumField, objectInput, phoneField, stringField } from './simulation-input.js';
 import { dropChatEvent, publishEvent, type SimulatorContext, unixSeconds } from './simulator-context.js';
 

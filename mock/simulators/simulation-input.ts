@@ -1,5 +1,5 @@
-import { GatewayInputError } from '../gateway/gateway-input-error.js';
 import { CHAT_KINDS, type ChatKind, chatKindOf } from '../messaging/chat-kind.js';
+import { GatewayInputError } from '../shared/gateway-input-error.js';
 
 /** Reads a JSON object body or throws naming `body`. */
 export function objectInput(input: unknown): Record<string, unknown> {

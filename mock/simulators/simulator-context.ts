@@ -1,6 +1,6 @@
-import type { Clock } from '../../src/core/clock.js';
 import type { EventName } from '../../src/schemas/events.js';
-import type { GatewayEngine, PublishResult } from '../gateway/gateway-engine.js';
+import type { Clock } from '../../src/shared/clock.js';
+import type { GatewayEngine, PublishResult } from '../delivery/delivery-engine.js';
 import type { ChatKind } from '../messaging/chat-kind.js';
 import type { Device, DeviceRegistry } from '../messaging/device-registry.js';
 import type { MediaStore } from '../messaging/media-store.js';

@@ -2,16 +2,16 @@
 // `--state` file): the management tables and the gateway's configuration. Restoring checks everything first, on
 // scratch copies, and only then swaps it in, so a refused snapshot changes nothing.
 
-import type { Clock } from '../../src/core/clock.js';
 import { EVENT_NAMES } from '../../src/schemas/events.js';
-import type { DeadLetter, DeadLetterQueueState } from '../gateway/dead-letter-queue.js';
-import { GatewayInputError } from '../gateway/gateway-input-error.js';
-import type { WebhookRoutingState } from '../gateway/webhook-routing.js';
+import type { Clock } from '../../src/shared/clock.js';
+import type { DeadLetter, DeadLetterQueueState } from '../delivery/dead-letter-queue.js';
+import type { WebhookRoutingState } from '../delivery/webhook-routing.js';
+import type { Gateway } from '../gateway/gateway.js';
 import type { RateLimiter } from '../management/rate-limit.js';
 import type { MockStore, StoreSnapshot } from '../management/store.js';
 import { DeviceRegistry, type DeviceRegistryState } from '../messaging/device-registry.js';
 import { checkTenant, MessagingKeyring, type MessagingKeyringState } from '../messaging/messaging-keyring.js';
-import type { Gateway } from '../messaging-gateway.js';
+import { GatewayInputError } from '../shared/gateway-input-error.js';
 import {
   arrayOf,
   flag,

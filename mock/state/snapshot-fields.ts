@@ -1,7 +1,7 @@
 // Readers of a snapshot's plain JSON: each checks one field's type and names it (`store.users[3].email`) with its rule
 // when it is wrong, as the control API's other endpoints do. Every field of a row is required: a snapshot is written
 // whole by `snapshot()`, so a missing field means a hand-edited or foreign document, not an omitted default.
-import { GatewayInputError } from '../gateway/gateway-input-error.js';
+import { GatewayInputError } from '../shared/gateway-input-error.js';
 
 /** A JSON object of a snapshot, read field by field. */
 export type Json = Record<string, unknown>;

@@ -6,7 +6,6 @@ import { PixelCreate } from '../../src/schemas/pixel.js';
 import { USERNAME_PATTERN } from '../../src/schemas/primitives.js';
 import { QR_DATA_BY_TYPE, QrCreate } from '../../src/schemas/qr.js';
 import { isHttpUrl } from '../../src/schemas/rules.js';
-import { GatewayInputError } from '../gateway/gateway-input-error.js';
 import { RequestRejection } from '../http/responses.js';
 import { parseWith } from '../management/request-validation.js';
 import { hostKey, isValidEmail, isValidPassword } from '../management/rules.js';
@@ -24,6 +23,7 @@ import type {
   UserRow,
 } from '../management/store.js';
 import { pixelTagKey } from '../management/store.js';
+import { GatewayInputError } from '../shared/gateway-input-error.js';
 import {
   arrayOf,
   distinct,

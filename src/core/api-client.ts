@@ -1,8 +1,9 @@
 import ky, { type KyInstance } from 'ky';
 import type * as z from 'zod/mini';
+import { awaitedTimeout, type Clock, sleep, systemClock } from '../shared/clock.js';
+import { withoutTrailingSlashes } from '../shared/trailing-slashes.js';
 import { APIPromise, type WithResponse } from './api-promise.js';
 import type { ClientOptions, ClientProfile, Fetch, RequestSpec } from './client-options.js';
-import { awaitedTimeout, type Clock, sleep, systemClock } from './clock.js';
 import { type Answer, errorForStatus, unreadableBodyError } from './error-mapping.js';
 import {
   APIConnectionError,
@@ -30,7 +31,6 @@ import { RateLimiter, type RateLimitInfo, readRateLimitHeaders } from './rate-li
 import { DEFAULT_MAX_RESPONSE_BYTES, discard, readBoundedText } from './response-body.js';
 import { assertServerSide, readEnv } from './runtime.js';
 import { type RequestTrace, startTrace, type Traces, traceAttempt, tracingChannels } from './traces.js';
-import { withoutTrailingSlashes } from './trailing-slashes.js';
 import { describe, toIssues } from './validation.js';
 
 // The options and call descriptions live in their own file; resources and clients import them from here too.
@@ -94,7 +94,7 @@ function fingerprint(text: string): string {
 /**
  * The HTTP core both clients build on: authentication, the shared rate limiter, retries with back-off, timeouts and
  * abort, error classification, response validation and logging. Resource classes describe calls and hand them to
- * {@link request} (paged lists through `listOf` in ../resources/shared.ts); everything else happens here.
+ * {@link request} (paged lists through `listOf` in ../management/resources/shared.ts); everything else happens here.
  */
 export class APIClient {
   /** The base URL requests go to, without a trailing slash. */

@@ -1,7 +1,7 @@
 // What a client is configured with (the options users pass, and what each API family supplies) and how resources
 // describe one call: the types of the request path in src/core/api-client.ts, apart from its code.
 import type * as z from 'zod/mini';
-import type { Clock } from './clock.js';
+import type { Clock } from '../shared/clock.js';
 import type { AnswerClassifier } from './error-mapping.js';
 import type { Hooks } from './hooks.js';
 import type { Logger } from './logger.js';

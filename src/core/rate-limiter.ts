@@ -1,4 +1,4 @@
-import { awaitedTimeout, type Clock, sleep, type Timer } from './clock.js';
+import { awaitedTimeout, type Clock, sleep, type Timer } from '../shared/clock.js';
 import { APIUserAbortError, RateLimitError } from './errors.js';
 import type { RateLimitInfo } from './rate-limit-info.js';
 import {

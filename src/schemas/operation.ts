@@ -4,7 +4,7 @@ import type * as z from 'zod/mini';
 
 /**
  * One endpoint: how to call it, what the service accepts and answers, and what the SDK hands back. The document's
- * own words (operationId, summary) are keyed by `id` in mock/openapi-operations.ts, out of the SDK's bundle.
+ * own words (operationId, summary) are keyed by `id` in mock/openapi/operation-words.ts, out of the SDK's bundle.
  */
 export interface Operation<R extends z.core.$ZodType = z.core.$ZodType, T = unknown, I extends string = string> {
   /** `<resource>.<method>` as the SDK names the call, e.g. `domains.update`; SDK errors and the mock's handlers use it. */

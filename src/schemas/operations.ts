@@ -1,6 +1,6 @@
 // Every endpoint of the management API, declared once (see ./operation.ts). The SDK's resource methods send these,
 // the mock serves them (its handlers keyed by `id`) and the OpenAPI document lists them; the document's prose lives
-// with the document (mock/openapi.ts), so the SDK bundle does not carry it.
+// with the document (mock/openapi/openapi-document.ts), so the SDK bundle does not carry it.
 import * as z from 'zod/mini';
 import { Account, AccountUpdate } from './account.js';
 import { Domain, DomainCreate, DomainUpdate } from './domain.js';

@@ -5,7 +5,7 @@ import { optionalField } from './rules.js';
 
 // Both booleans as a literal rather than z.boolean(): plans are the SDK's only booleans, and z.boolean() brings its
 // own class into the client bundle (~75 B gzip). Inside these unions a mismatch reads the same; the OpenAPI builder
-// writes it as `type: boolean` (mock/openapi.ts).
+// writes it as `type: boolean` (mock/openapi/openapi-document.ts).
 const flag = () => z.literal([true, false]);
 
 const feature = /* @__PURE__ */ entity({

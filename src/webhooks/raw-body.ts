@@ -1,4 +1,4 @@
-import type { Clock } from '../core/clock.js';
+import type { Clock } from '../shared/clock.js';
 import { WebhookVerificationError } from './webhook-errors.js';
 
 /** The gateway's documented payload ceiling is 1 MB of media; a delivery body above 1 MiB is refused. */

@@ -1,6 +1,6 @@
-import type { Clock } from '../core/clock.js';
 import { valueAt } from '../core/validation.js';
 import { EVENT_SCHEMAS, EventEnvelope, type EventMap, type EventName, type WebhookEvent } from '../schemas/events.js';
+import type { Clock } from '../shared/clock.js';
 import { deliveryHeaders } from './delivery-headers.js';
 import { ENGLISH } from './issue-messages.js';
 import {

@@ -1,5 +1,5 @@
-import { type Clock, systemClock } from '../core/clock.js';
-import { matchesAny } from './constant-time.js';
+import { type Clock, systemClock } from '../shared/clock.js';
+import { matchesAny } from '../shared/constant-time.js';
 import { type DedupeStore, MemoryDedupeStore } from './dedupe.js';
 import { checkDedupeKey, type DedupeKeyOption, dedupeKeyOf } from './dedupe-key.js';
 import { recordOnce } from './delivery-claims.js';

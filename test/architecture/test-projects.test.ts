@@ -27,7 +27,14 @@ describe('the test projects', () => {
   });
 
   it('keep the processes, browsers, runtimes and servers out of the unit project', () => {
-    for (const folder of ['test/e2e', 'test/browser', 'test/runtimes', 'test/redis', 'test/package']) {
+    for (const folder of [
+      'test/e2e',
+      'test/docs/snippets',
+      'test/browser',
+      'test/runtimes',
+      'test/redis',
+      'test/package',
+    ]) {
       expect(PROJECTS.unit.some((glob) => glob.startsWith(folder))).toBe(false);
     }
   });

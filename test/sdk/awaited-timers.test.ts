@@ -1,7 +1,7 @@
 import type { Clock } from 'linkgate';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
-import type { TimerOptions } from '../../src/core/clock.js';
+import type { TimerOptions } from '../../src/shared/clock.js';
 import { BASE_URL, letIoSettle, settle, useMockApi } from './support/harness.js';
 
 /** Wraps the test's ManualClock and records every timer the client schedules, with its options, and which are live. */

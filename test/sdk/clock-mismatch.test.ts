@@ -1,6 +1,6 @@
 import { RateLimitError } from 'linkgate';
 import { describe, expect, it } from 'vitest';
-import { systemClock } from '../../src/core/clock.js';
+import { systemClock } from '../../src/shared/clock.js';
 import { rejectionOf, useMockApi } from './support/harness.js';
 
 describe('a ManualClock given to the mock but not to the client', () => {

@@ -69,19 +69,21 @@ export function importCircles(graph: Map<string, string[]>): string[][] {
 }
 
 /**
- * The graph of the folders below the roots (`mock/messaging` -> `mock/simulators` when a file of one imports a file of
- * the other), for rules on how folders depend on each other. The roots' own files (entries, backend, CLI, OpenAPI
- * builder) wire the folders together and are left out: they import every folder by design.
+ * The graph of the rooms below the roots, for rules on how they depend on each other: each folder is one room
+ * (`mock/messaging` -> `mock/simulators` when a file of one imports a file of the other), and each of the roots' own
+ * files is a room of its own (`mock/backend.ts`), so a loop through a root file is a circle too.
  */
 export function folderGraph(graph: Map<string, string[]>, roots: readonly string[]): Map<string, string[]> {
-  const folderOf = (file: string) => file.slice(0, file.lastIndexOf('/'));
-  const folders = new Map<string, Set<string>>();
+  const roomOf = (file: string) => {
+    const folder = file.slice(0, file.lastIndexOf('/'));
+    return roots.includes(folder) ? file : folder;
+  };
+  const rooms = new Map<string, Set<string>>();
   for (const [file, targets] of graph) {
-    const from = folderOf(file);
-    if (roots.includes(from)) continue;
-    const edges = folders.get(from) ?? new Set<string>();
-    folders.set(from, edges);
-    for (const target of targets.map(folderOf)) if (target !== from && !roots.includes(target)) edges.add(target);
+    const from = roomOf(file);
+    const edges = rooms.get(from) ?? new Set<string>();
+    rooms.set(from, edges);
+    for (const target of targets.map(roomOf)) if (target !== from) edges.add(target);
   }
-  return new Map([...folders].map(([folder, edges]) => [folder, [...edges]]));
+  return new Map([...rooms].map(([room, edges]) => [room, [...edges]]));
 }

@@ -1,6 +1,6 @@
 // Validates requests and answers against the OpenAPI document with ajv (JSON Schema 2020-12, the 3.1 dialect).
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import type { OpenApiDocument } from '../../../mock/openapi.js';
+import type { OpenApiDocument } from '../../../mock/openapi/openapi-document.js';
 
 type Json = Record<string, unknown>;
 

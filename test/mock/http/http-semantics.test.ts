@@ -1,6 +1,6 @@
 import { createMockBackend, type MockBackend, type MockServer, startMockServer } from 'linkgate/mock';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Gateway } from '../../../mock/messaging-gateway.js';
+import { Gateway } from '../../../mock/gateway/gateway.js';
 
 let backend: MockBackend;
 let server: MockServer<MockBackend>;

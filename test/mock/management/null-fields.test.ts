@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildOpenApiDocument } from '../../../mock/openapi.js';
+import { buildOpenApiDocument } from '../../../mock/openapi/openapi-document.js';
 
 // Issue 16: `null` for an optional field means "not sent". The mock's answers are compared over HTTP in
 // test/e2e/real-clients-null-fields.test.ts; here, the document other languages generate their clients from.

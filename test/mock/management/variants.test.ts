@@ -1,6 +1,6 @@
 import { createMockBackend, ManualClock, type MockBackendOptions, PRODUCTION_VARIANT_NAMES } from 'linkgate/mock';
 import { describe, expect, it } from 'vitest';
-import { buildOpenApiDocument } from '../../../mock/openapi.js';
+import { buildOpenApiDocument } from '../../../mock/openapi/openapi-document.js';
 import { OpenApiValidator } from '../../docs/support/openapi-validator.js';
 import { type ApiResult, describeMock, type MockTestContext } from '../support/harness.js';
 import { demoUser } from '../support/management.js';

@@ -1,6 +1,6 @@
 // Builds a gateway on a ManualClock for tests, with a seeded random so ids and secrets are reproducible.
 
-import { Gateway, type GatewayOptions } from '../../../mock/messaging-gateway.js';
+import { Gateway, type GatewayOptions } from '../../../mock/gateway/gateway.js';
 import { ManualClock } from '../../../mock/shared/manual-clock.js';
 import { seeded } from './seeded.js';
 
