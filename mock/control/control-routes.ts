@@ -127,7 +127,7 @@ function configHandlers(gateway: Gateway) {
       const ms = intField(body, 'ms', 0, 365 * 24 * 3_600_000);
       if (ms === undefined) throw new GatewayInputError('ms', 'is required: a whole number of milliseconds >= 0');
       // Steps timer by timer, giving attempts in flight a moment to be answered; a hanging one times out on the way.
-      const inFlight = await gateway.engine.advance(ms);
+      const inFlight = await gateway.advance(ms);
       return { now: clock.now(), inFlight };
     },
   } satisfies Partial<ControlHandlers<ControlOperationId>>;
@@ -165,17 +165,17 @@ function inspectionHandlers(gateway: Gateway) {
       }),
     }),
     listCircuits: () => ({ circuits: gateway.circuits() }),
-    listScheduled: () => ({ scheduled: gateway.engine.scheduled() }),
-    listDropped: () => ({ dropped: gateway.engine.dropped() }),
+    listScheduled: () => ({ scheduled: gateway.scheduled() }),
+    listDropped: () => ({ dropped: gateway.dropped() }),
     listDeadLetters: (_b, { req }) => {
       const tenant = req.query.get('tenant') ?? undefined;
       return { items: gateway.deadLetters.list(tenant), evicted: gateway.deadLetters.evicted(tenant) };
     },
     replayDeadLetters: (body) => {
       const tenant = body.tenant === undefined ? undefined : checkTenant(body.tenant);
-      return gateway.engine.replayAll(tenant);
+      return gateway.replayAll(tenant);
     },
-    replayDeadLetter: (_b, { params }) => gateway.engine.replay(params.id!),
+    replayDeadLetter: (_b, { params }) => gateway.replay(params.id!),
     purgeDeadLetters: (_b, { req }) => {
       const t = req.query.get('tenant');
       return { purged: gateway.deadLetters.purge(t === null ? undefined : checkTenant(t)) };
