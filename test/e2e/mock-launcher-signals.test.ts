@@ -170,6 +170,8 @@ describe('linkgate mock under a parent that goes away (npx, a shell)', () => {
       const closedAt = await Promise.race([closed, new Promise<number>((r) => setTimeout(() => r(-1), 15_000))]);
       expect(closedAt, `the CLI still runs 15 s after its parent died; output:\n${out()}`).not.toBe(-1);
       expect(out()).toContain('The process that started linkgate mock is gone, stopping.');
+      // Its pipe closes while the process is still tearing down: a bounded wait for /proc to say it is gone.
+      for (let i = 0; i < 50 && alive(cli!); i++) await new Promise((r) => setTimeout(r, 100));
       expect(alive(cli!)).toBe(false);
       expect(await listening(url)).toBe(false);
       expect(closedAt - killedAt).toBeLessThan(10_000);
