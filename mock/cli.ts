@@ -6,7 +6,8 @@ import { describeCaller, formatRequestLine, type RequestLogEntry } from './adapt
 import { createBackendCore } from './backend.js';
 import { formatBanner } from './cli/mock-banner.js';
 import { MOCK_HELP, MockUsageError, readMockOptions } from './cli/mock-options.js';
-import { applyStartState } from './cli/state-file.js';
+import { applyStartState, readFixtureVariants } from './cli/state-file.js';
+import type { ProductionVariantName } from './management/variants.js';
 
 // Read at load, not once the server listens: a parent that dies while the server starts is still seen as gone.
 const startedBy = process.ppid;
@@ -39,6 +40,14 @@ async function main(argv: string[]): Promise<void> {
   // Set once the server exists; requests cannot arrive before that.
   let log: ((entry: RequestLogEntry) => void) | undefined;
   const { quiet: _quiet, state, fixture, ...serverOpts } = options;
+  // A recording's variants (its `variants` key) are start options: merged with --variant before the server is made.
+  if (fixture !== undefined) {
+    const recorded = readFixtureVariants(fixture);
+    if (recorded.length > 0) {
+      options.variants = [...new Set([...((options.variants as readonly ProductionVariantName[]) ?? []), ...recorded])];
+      serverOpts.variants = options.variants;
+    }
+  }
   const backend = createBackendCore(serverOpts);
   // --fixture and --state are in place before the first request.
   const kept = await applyStartState(backend, { state, fixture });

@@ -25,8 +25,8 @@ Options:
   --write                     also create a domain, a pixel and a QR code (a user with an admin key), update
                               and read them, then delete them: only records the check made itself
   --ignore <op[:field]>       silence an operation or one field (data.domains[].id); repeatable
-  --record <file>             write what the deployment answered as a fixture for linkgate mock
-                              (POST /__mock/fixture); keys and passwords are never written
+  --record <file>             write what the deployment answered, and the variants it matched, as a
+                              fixture: linkgate mock --fixture <file>; keys and passwords are never written
   --json                      print the report as JSON
   --timeout <s>               seconds to wait for each answer              (default 10)
   --max-body <MB>             largest answer read                          (default 5)
@@ -156,7 +156,7 @@ export async function runCheck(argv: string[], io: DriftIo): Promise<number> {
       })),
     };
     if (flags.record !== undefined) {
-      const fixture = buildRecording(tour.records, tour.admin);
+      const fixture = buildRecording(tour.records, tour.admin, summary.variants);
       try {
         writeFileSync(flags.record, hide(`${JSON.stringify(fixture, null, 2)}\n`));
       } catch (error) {
@@ -181,7 +181,11 @@ function formatCheck(report: CheckReport): string {
       ? `Production variants matched: ${report.variants.join(', ')}. Reproduce this deployment with: ${report.reproduce}`
       : `Production variants matched: none.${report.ok ? ' The plain mock reproduces this deployment: linkgate mock' : ''}`,
     ...report.notMatched.map((n) => `  ${n.variant}: not matched (${n.why})`),
-    ...(report.recording ? [`Recording written to ${report.recording} (load it with POST /__mock/fixture).`] : []),
+    ...(report.recording
+      ? [
+          `Recording written to ${report.recording}, variants included: start a mock from it with linkgate mock --fixture ${report.recording}`,
+        ]
+      : []),
     '',
     report.ok
       ? 'Result: every answer matched the operation table (exit 0).'

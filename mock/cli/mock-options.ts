@@ -56,7 +56,8 @@ Options:
                         (holds secrets: keys, webhook secrets) (default: memory only)
   --fixture <file>      load a fixture (the POST /__mock/fixture format: users,
                         domains, pixels, qrs, devices) at start; with --state,
-                        only when the state file is created          (default: none)
+                        only when the state file is created; its variants
+                        key is merged with --variant                 (default: none)
   --quiet               print only the banner: no line per request, delivery
                         attempt, circuit change or dead letter          (default: print them)
   -h, --help            show this help

@@ -28,7 +28,8 @@ Options:
   --report <file>          write every finding, and the summary, as NDJSON
   --ignore <op[:field]>    silence an operation or one field (qr.list:data.qrs[].scans); repeatable
   --fail-on-drift          exit 1 when anything drifted (after the command's own failure)
-  --record <file>          write the records the answers showed as a fixture for linkgate mock
+  --record <file>          write the records the answers showed, and the variants they matched, as a
+                           fixture: linkgate mock --fixture <file>
   --max-body <MB>          bytes of each body checked; larger ones pass unchecked  (default 5)
   -h, --help               show this help
 `;
@@ -139,7 +140,8 @@ export async function runProxy(argv: string[], io: DriftIo, signals: NodeJS.Even
   writeReport({ type: 'summary', ...summary, upstreamErrors });
   if (report !== undefined) closeSync(report);
   if (flags.record !== undefined) {
-    writeFileSync(flags.record, hide(`${JSON.stringify(buildRecording(records, adminSeen), null, 2)}\n`));
+    const recording = buildRecording(records, adminSeen, summary.variants);
+    writeFileSync(flags.record, hide(`${JSON.stringify(recording, null, 2)}\n`));
   }
   const lines = [
     '',

@@ -16,7 +16,8 @@ import {
 import { open, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { BackendCore } from '../backend.js';
-import { loadFixture } from '../control/fixture.js';
+import { FIXTURE_VARIANTS_KEY, fixtureVariants, loadFixture } from '../control/fixture.js';
+import type { ProductionVariantName } from '../management/variants.js';
 import { GatewayInputError } from '../shared/gateway-input-error.js';
 import { jsonErrorOffset } from './json-error-offset.js';
 
@@ -80,14 +81,38 @@ export async function applyStartState(backend: BackendCore, start: StartState): 
   return keepCurrent(backend, path, lock, notes);
 }
 
-async function applyFixture(backend: BackendCore, path: string): Promise<string> {
+/**
+ * The production variants a `--fixture` recording names in its `variants` key (none without one), read before the
+ * server is made so it starts with them; throws a {@link StateFileError} for a bad file or a bad entry.
+ *
+ * @example
+ * createBackendCore({ variants: [...flags.variants, ...readFixtureVariants('recording.json')] });
+ */
+export function readFixtureVariants(path: string): ProductionVariantName[] {
+  const fixture = readFixtureObject(path);
+  if (!Object.hasOwn(fixture, FIXTURE_VARIANTS_KEY)) return [];
+  try {
+    return fixtureVariants(fixture[FIXTURE_VARIANTS_KEY]);
+  } catch (error) {
+    if (!(error instanceof GatewayInputError)) throw error;
+    throw new StateFileError(`The fixture ${path} was not loaded: ${error.field} ${error.rule}.`);
+  }
+}
+
+function readFixtureObject(path: string): Record<string, unknown> {
   const text = readOrExplain(path, 'fixture');
   const fixture = parseJson(text, path, 'fixture');
   if (typeof fixture !== 'object' || fixture === null || Array.isArray(fixture)) {
     throw new StateFileError(`The fixture ${path} must hold a JSON object such as {"users": [...], "domains": [...]}.`);
   }
+  return fixture as Record<string, unknown>;
+}
+
+async function applyFixture(backend: BackendCore, path: string): Promise<string> {
+  // Its variants were read before the server was made (readFixtureVariants), merged with --variant.
+  const { [FIXTURE_VARIANTS_KEY]: _variants, ...fixture } = readFixtureObject(path);
   try {
-    const loaded = await loadFixture(backend, fixture as Record<string, unknown>);
+    const loaded = await loadFixture(backend, fixture);
     const counts = Object.entries(loaded)
       .map(([table, rows]) => `${(rows as unknown[]).length} ${table}`)
       .join(', ');

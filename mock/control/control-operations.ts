@@ -204,10 +204,15 @@ export const CONTROL_OPERATIONS = [
           pixels: list(owned('pixel', 'PixelCreate')),
           qrs: list(owned('QR code', 'QrCreate')),
           devices: list(deviceInput),
+          variants: list(
+            str(
+              'Production variants a recording was made against: accepted only when they are the running mock’s (variants are chosen at start: --variant, or --fixture <recording>).',
+            ),
+          ),
         },
         additionalProperties: false,
       },
-      hint: ' {users?, domains?, pixels?, qrs?, devices?} (all or nothing; owner: username)',
+      hint: ' {users?, domains?, pixels?, qrs?, devices?, variants?} (all or nothing; owner: username)',
     },
   ),
   control(

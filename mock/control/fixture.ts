@@ -7,6 +7,7 @@ import type { Route } from '../http/router.js';
 import type { MockResponse } from '../http/types.js';
 import type { ManagementContext } from '../management/route-context.js';
 import { isValidEmail, isValidPassword } from '../management/rules.js';
+import { PRODUCTION_VARIANT_NAMES, type ProductionVariants, resolveVariants } from '../management/variants.js';
 import { type Device, type DeviceInput, DeviceRegistry } from '../messaging/device-registry.js';
 import { GatewayInputError } from '../shared/gateway-input-error.js';
 import type { StateHost } from './state-host.js';
@@ -40,6 +41,10 @@ export async function loadFixture(
   origin = core.gateway.publicOrigin,
 ): Promise<FixtureResult> {
   for (const name of Object.keys(fixture)) {
+    if (name === FIXTURE_VARIANTS_KEY) {
+      checkRunningVariants(core.options.variants, fixture[name]);
+      continue;
+    }
     if (!(FIXTURE_TABLES as readonly string[]).includes(name)) {
       throw new GatewayInputError(name, `is not a fixture table; the tables are ${FIXTURE_TABLES.join(', ')}`);
     }
@@ -84,6 +89,47 @@ export async function loadFixture(
     for (const device of added) core.gateway.devices.remove(device.id);
     throw error;
   }
+}
+
+/** The key of a recording that names the production variants it was made against (`["stringIds"]`). */
+export const FIXTURE_VARIANTS_KEY = 'variants';
+
+/**
+ * A fixture's `variants` as the variant names it switches on, or a {@link GatewayInputError} naming the bad entry.
+ *
+ * @example
+ * fixtureVariants(['stringIds']); // ['stringIds']
+ */
+export function fixtureVariants(value: unknown): (typeof PRODUCTION_VARIANT_NAMES)[number][] {
+  if (!Array.isArray(value)) {
+    throw new GatewayInputError(
+      FIXTURE_VARIANTS_KEY,
+      `must be a list of variant names; the known variants are ${PRODUCTION_VARIANT_NAMES.join(', ')}`,
+    );
+  }
+  let resolved: ProductionVariants;
+  try {
+    resolved = resolveVariants(value);
+  } catch (error) {
+    // resolveVariants says "variants: unknown variant ..."; the field is named once, by the error's own field.
+    throw new GatewayInputError(
+      FIXTURE_VARIANTS_KEY,
+      (error as Error).message.replace(/^variants: /, '').replace(/\.$/, ''),
+    );
+  }
+  return PRODUCTION_VARIANT_NAMES.filter((name) => resolved[name]);
+}
+
+/** Variants are chosen when the mock starts: a fixture may name them only when they are the running mock's. */
+function checkRunningVariants(running: ProductionVariants, value: unknown): void {
+  const asked = fixtureVariants(value);
+  const runs = PRODUCTION_VARIANT_NAMES.filter((name) => running[name]);
+  if (asked.length === runs.length && asked.every((name) => running[name])) return;
+  const list = (names: readonly string[]) => (names.length === 0 ? 'none' : names.join(', '));
+  throw new GatewayInputError(
+    FIXTURE_VARIANTS_KEY,
+    `are chosen when the mock starts and cannot change on a running one (the fixture names ${list(asked)}, this mock runs with ${list(runs)}); start the mock with linkgate mock --variant <names>, or linkgate mock --fixture <this file>`,
+  );
 }
 
 function addUser(core: StateHost, input: Record<string, unknown>, at: string): FixtureResult['users'][number] {

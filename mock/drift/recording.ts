@@ -1,5 +1,7 @@
 // Turns what a deployment answered into a fixture `POST /__mock/fixture` loads (mock/control/fixture.ts's format):
-// users, domains, pixels and QR codes. Secrets never go in: no keys, no passwords (the mock makes its own).
+// users, domains, pixels and QR codes, and the production variants the answers matched (`linkgate mock --fixture`
+// starts with them). Secrets never go in: no keys, no passwords (the mock makes its own).
+import type { ProductionVariantName } from '../management/variants.js';
 
 type Json = Record<string, unknown>;
 
@@ -21,6 +23,8 @@ export interface RecordedFixture {
   domains: { owner: string; domain: string; redirectroot?: string; redirect404?: string }[];
   pixels: { owner: string; type: string; name: string; tag: string }[];
   qrs: { owner: string; type: 'link' | 'text'; data: string; name?: string }[];
+  /** The production variants the deployment's answers matched; `linkgate mock --fixture` starts with them. */
+  variants: ProductionVariantName[];
 }
 
 /** The mock's own admin, who owns what an admin's key showed: a recording never brings admins of its own. */
@@ -32,8 +36,13 @@ const text = (value: unknown) => (typeof value === 'string' ? value : undefined)
  * The fixture of what was seen. The caller's records belong to the caller (the mock's `admin` when the caller is an
  * admin: the mock brings its own); users carry only username and email, so the mock generates their keys.
  * @param callerIsAdmin whether the key was an admin's (its plans and users were readable)
+ * @param variants the production variants the answers matched
  */
-export function buildRecording(seen: ObservedRecords, callerIsAdmin: boolean): RecordedFixture {
+export function buildRecording(
+  seen: ObservedRecords,
+  callerIsAdmin: boolean,
+  variants: readonly ProductionVariantName[],
+): RecordedFixture {
   const me = seen.account;
   const owner = callerIsAdmin || !me ? MOCK_ADMIN : String(me.username);
   const users = new Map<string, { username: string; email: string }>();
@@ -67,5 +76,6 @@ export function buildRecording(seen: ObservedRecords, callerIsAdmin: boolean): R
       const link = text(q.link);
       return [{ owner, type: 'text' as const, data: name || link || `QR code ${String(q.id)}`, ...(name && { name }) }];
     }),
+    variants: [...variants],
   };
 }

@@ -163,13 +163,46 @@ describe('linkgate check against linkgate mock', { timeout: 120_000 }, () => {
     expect(recording.users.map((u) => u.username)).toEqual(['alice']);
     expect([recording.domains.length, recording.pixels.length, recording.qrs.length]).toEqual([2, 3, 3]);
 
-    // --fixture at start is not a flag of linkgate mock yet: the recording goes in through the control API.
+    // Loaded into a running mock through the control API; its variants ([]) are the plain mock's.
     const target = await mockWithRecording(text);
     // The mock made alice a key of its own; the recorded records answer to it, and check finds them spec-true.
     const again = await check(['--base-url', target.url, '--api-key', target.keys.alice as string, '--json']);
     expect(again.code, describeRun(again)).toBe(0);
     const domains = (JSON.parse(again.stdout) as CheckReport).operations.find((o) => o.operation === 'domains.list');
     expect(domains?.calls).toBe(1);
+  });
+
+  it('writes the variants it matched into the recording: linkgate mock --fixture starts with them, POST /__mock/fixture refuses other ones', async () => {
+    const source = await startCli(['--admin-key', ADMIN_KEY, '--quiet', '--variant', 'stringIds,overlayCollection']);
+    const file = join(dir, 'variants.json');
+    const flags = ['--api-key', ADMIN_KEY, '--write', '--json'];
+    const run = await check(['--base-url', source.url, ...flags, '--record', file]);
+    expect(run.code, describeRun(run)).toBe(0);
+    expect((JSON.parse(readFileSync(file, 'utf8')) as { variants: string[] }).variants).toEqual([
+      'overlayCollection',
+      'stringIds',
+    ]);
+
+    // Started from the recording alone: no --variant flag, yet check names the same variants.
+    const replay = await startCli(['--admin-key', ADMIN_KEY, '--seed', 'empty', '--quiet', '--fixture', file]);
+    expect(replay.out()).toContain('production variants: overlayCollection, stringIds');
+    const again = await check(['--base-url', replay.url, ...flags]);
+    expect(again.code, describeRun(again)).toBe(0);
+    expect((JSON.parse(again.stdout) as CheckReport).variants).toEqual(['overlayCollection', 'stringIds']);
+
+    // A running mock cannot change its variants: the control API names the field and where variants are chosen.
+    const plain = await startCli(['--quiet', '--control-token', 'ctl_drift_variants']);
+    const refused = await fetch(`${plain.url}/__mock/fixture`, {
+      method: 'POST',
+      headers: { Authorization: 'Bearer ctl_drift_variants', 'Content-Type': 'application/json' },
+      body: readFileSync(file),
+    });
+    expect(refused.status).toBe(400);
+    const body = (await refused.json()) as { field: string; message: string };
+    expect(body.field).toBe('variants');
+    expect(body.message).toContain(
+      'variants are chosen when the mock starts and cannot change on a running one (the fixture names overlayCollection, stringIds, this mock runs with none); start the mock with linkgate mock --variant <names>, or linkgate mock --fixture <this file>',
+    );
   });
 });
 
