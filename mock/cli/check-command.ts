@@ -71,7 +71,8 @@ const UNSEEN: Record<ProductionVariantName, (run: { write: boolean; rateLimited:
     rateLimited
       ? 'X-RateLimit-Remaining stayed at 0 or above when over the limit'
       : 'only answers over the rate limit show it; the tour stayed under it',
-  perAttemptDeliveryIds: () => 'webhook deliveries only: an API client cannot see it',
+  perAttemptDeliveryIds: () =>
+    "webhook deliveries only show it: run linkgate proxy --receiver <your receiver URL>, set the gateway's webhook URL to the proxy, and let one delivery fail once",
 };
 
 /** The check's JSON report. */

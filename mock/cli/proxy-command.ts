@@ -4,6 +4,7 @@
 import { spawn } from 'node:child_process';
 import { closeSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { checkingProxyListenError, startCheckingProxy } from '../drift/checking-proxy.js';
+import { DELIVERY_OPERATIONS, DeliveryChecker, type DeliveryIdVerdict } from '../drift/delivery-check.js';
 import { DriftUsageError, readFlags, readIgnores, readPositive, readUrl } from '../drift/drift-options.js';
 import { DriftTally, formatTally } from '../drift/drift-tally.js';
 import { checkExchange, type Exchange } from '../drift/exchange-check.js';
@@ -13,16 +14,25 @@ import type { DriftIo } from './check-command.js';
 
 /** `linkgate proxy --help`. */
 export const PROXY_HELP = `Usage: linkgate proxy --upstream <url> [options] [-- <command> [args...]]
+       linkgate proxy --receiver <url> [options] [-- <command> [args...]]
 
 Forwards every request to the upstream deployment unchanged (streamed; same status, headers and bytes back) and
 checks each exchange against linkgate's operation table in both directions: a request the table would refuse, an
 answer that differs from it. One line per finding, a summary at exit.
 
+With --receiver instead of --upstream, it forwards the gateway's webhook deliveries to your receiver (set the
+gateway's webhook URL to the proxy) and checks each one: the headers of every delivery and the event's schema. It
+follows each event (by its own identity) across its attempts: a retry or replay with a new delivery id is the
+perAttemptDeliveryIds variant, one that keeps its id is the spec. A receiver that fails one delivery (answers 500)
+makes the gateway retry it, which shows which.
+
 With "-- <command>", runs the command (e.g. your app's test suite) with LINKGATE_BASE_URL set to the proxy, stops
 when it ends and exits with its status.
 
 Options:
-  --upstream <url>         the deployment to forward to (required)
+  --upstream <url>         the deployment to forward to (this or --receiver)
+  --receiver <url>         your webhook receiver, to forward deliveries to (this or --upstream)
+  --header-prefix <text>   the deliveries' header prefix                  (default X-Service-)
   --port <n>               port to listen on, 0 for any free one          (default 4011)
   --host <addr>            interface to listen on                         (default 127.0.0.1)
   --report <file>          write every finding, and the summary, as NDJSON
@@ -36,6 +46,8 @@ Options:
 
 const FLAGS = {
   upstream: { type: 'string' },
+  receiver: { type: 'string' },
+  'header-prefix': { type: 'string' },
   port: { type: 'string' },
   host: { type: 'string' },
   report: { type: 'string' },
@@ -67,10 +79,23 @@ export async function runProxy(argv: string[], io: DriftIo, signals: NodeJS.Even
   let port: number;
   let ignores: ReturnType<typeof readIgnores>;
   let maxCheckedBytes: number;
+  // Receiver mode: deliveries from the gateway go through the proxy to the user's receiver.
+  const deliveries = flags.receiver === undefined ? undefined : new DeliveryChecker(flags['header-prefix']);
   try {
-    upstream = readUrl('upstream', flags.upstream, true);
+    if (flags.receiver !== undefined && flags.upstream !== undefined) {
+      throw new DriftUsageError(
+        '--upstream and --receiver cannot both be given: one proxy checks either API calls (--upstream) or webhook deliveries (--receiver); run two.',
+      );
+    }
+    if (flags['header-prefix'] !== undefined && !deliveries)
+      throw new DriftUsageError("--header-prefix goes with --receiver: it is the webhook deliveries' header prefix.");
+    if (flags['header-prefix'] !== undefined && !/^[A-Za-z0-9-]+$/.test(flags['header-prefix']))
+      throw new DriftUsageError(
+        `--header-prefix must be letters, digits and dashes, such as X-Service-; got "${flags['header-prefix']}".`,
+      );
+    upstream = deliveries ? readUrl('receiver', flags.receiver, true) : readUrl('upstream', flags.upstream, true);
     port = readPort(flags.port);
-    ignores = readIgnores(flags.ignore);
+    ignores = readIgnores(flags.ignore, deliveries ? DELIVERY_OPERATIONS : undefined);
     maxCheckedBytes = readPositive('max-body', flags['max-body'], 5, 'megabytes') * 1_048_576;
   } catch (error) {
     return usageFailure(error, io);
@@ -108,14 +133,19 @@ export async function runProxy(argv: string[], io: DriftIo, signals: NodeJS.Even
         const auth = Object.entries(exchange.requestHeaders).find(([k]) => k.toLowerCase() === 'authorization')?.[1];
         const key = auth?.replace(/^Bearer\s+/i, '');
         if (key) secrets.add(key);
-        const verdict = checkExchange(exchange);
+        // A delivery's webhook secret is hidden like a key, wherever the proxy writes.
+        for (const [name, value] of Object.entries(exchange.requestHeaders)) {
+          if (value && /-secret$/i.test(name)) secrets.add(value);
+        }
+        const verdict = deliveries ? deliveries.check(exchange) : checkExchange(exchange);
         const findings = verdict.findings.map((f) => scrubFinding(f, hide)).filter((f) => !isIgnored(f, ignores));
         tally.add(verdict, findings);
         for (const f of findings) {
           log(`linkgate proxy: ${formatFinding(f)}`);
           writeReport({ type: 'finding', time: new Date().toISOString(), ...f });
         }
-        if (flags.record !== undefined && collect(records, verdict.operation, exchange)) adminSeen = true;
+        if (!deliveries && flags.record !== undefined && collect(records, verdict.operation, exchange))
+          adminSeen = true;
       },
       onUpstreamError: (method, path, message) => {
         upstreamErrors++;
@@ -129,7 +159,9 @@ export async function runProxy(argv: string[], io: DriftIo, signals: NodeJS.Even
     return 2;
   }
   log(
-    `linkgate proxy listening on ${proxy.url}, forwarding to ${upstream.origin}${upstream.pathname.replace(/\/$/, '')}`,
+    deliveries
+      ? `linkgate proxy listening on ${proxy.url}, forwarding webhook deliveries to ${upstream.href}; set the gateway's webhook URL to ${proxy.url}`
+      : `linkgate proxy listening on ${proxy.url}, forwarding to ${upstream.origin}${upstream.pathname.replace(/\/$/, '')}`,
   );
 
   const commandStatus =
@@ -137,7 +169,8 @@ export async function runProxy(argv: string[], io: DriftIo, signals: NodeJS.Even
   await proxy.close();
   const summary = tally.summary();
   const drifted = !summary.ok;
-  writeReport({ type: 'summary', ...summary, upstreamErrors });
+  const deliveryIds = deliveries?.deliveryIds;
+  writeReport({ type: 'summary', ...summary, upstreamErrors, ...(deliveryIds && { deliveryIds }) });
   if (report !== undefined) closeSync(report);
   if (flags.record !== undefined) {
     const recording = buildRecording(records, adminSeen, summary.variants);
@@ -147,8 +180,9 @@ export async function runProxy(argv: string[], io: DriftIo, signals: NodeJS.Even
     '',
     'linkgate proxy summary',
     summary.operations.length === 0
-      ? 'No exchange of the APIs went through the proxy.\n'
+      ? `No ${deliveries ? 'webhook delivery' : 'exchange of the APIs'} went through the proxy.\n`
       : formatTally(summary.operations),
+    ...(deliveryIds ? formatDeliveryIds(deliveryIds) : []),
     ...(summary.variants.length > 0
       ? [`Production variants matched: ${summary.variants.join(', ')} (${summary.reproduce})`]
       : []),
@@ -225,6 +259,23 @@ function collect(records: ObservedRecords, operation: string, exchange: Exchange
   if (operation === 'pixels.list') records.pixels.push(...items('pixels'));
   if (operation === 'qr.list') records.qrs.push(...items('qrs'));
   return operation === 'plans.list';
+}
+
+/** Receiver mode's lines on delivery ids: how many events came more than once, and what that says of the variant. */
+function formatDeliveryIds(v: DeliveryIdVerdict): string[] {
+  const head = `Webhook deliveries: ${v.deliveries}; events delivered more than once: ${v.repeatedEvents} (kept their delivery id: ${v.keptId}, changed it: ${v.changedId})`;
+  if (v.changedId > 0) {
+    return [
+      head,
+      `perAttemptDeliveryIds: matched (${v.example}): every attempt carries a new delivery id, so receivers must dedupe on the event (dedupeKey: 'event')`,
+    ];
+  }
+  if (v.keptId > 0)
+    return [head, 'perAttemptDeliveryIds: not matched (retried events kept their delivery id, as the spec says)'];
+  return [
+    head,
+    'perAttemptDeliveryIds: not seen (no event was delivered twice; have your receiver answer 500 to one delivery so the gateway retries it)',
+  ];
 }
 
 function readPort(value: string | undefined): number {

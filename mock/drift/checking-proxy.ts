@@ -77,7 +77,8 @@ export async function startCheckingProxy(options: CheckingProxyOptions): Promise
       hostname: upstream.hostname,
       port: upstream.port,
       method,
-      path: prefix + path,
+      // The root is the upstream's own path as given (a receiver's /webhooks), not /webhooks/; deeper paths follow it.
+      path: path === '/' || path.startsWith('/?') ? upstream.pathname + path.slice(1) : prefix + path,
       headers,
       agent,
       // Headers are sent as given: no added Host, Connection or Transfer-Encoding.

@@ -58,9 +58,9 @@ export function readPositive(flag: string, value: string | undefined, fallback: 
 }
 
 /** `--ignore op[:field]`, repeatable. */
-export function readIgnores(values: string[] | undefined): IgnoreRule[] {
+export function readIgnores(values: string[] | undefined, known: readonly string[] = OPERATION_IDS): IgnoreRule[] {
   try {
-    return (values ?? []).map((v) => parseIgnore(v, OPERATION_IDS));
+    return (values ?? []).map((v) => parseIgnore(v, known));
   } catch (error) {
     throw new DriftUsageError((error as Error).message);
   }

@@ -1,13 +1,15 @@
 // The one place the drift checker reads the operation tables and shared shapes from, so a move of their exported
 // names in src/schemas/ is one edit here.
 
+import { EVENT_NAMES, EVENT_SCHEMAS } from '../../src/schemas/events.js';
 import { Count, ErrorEnvelope, MessagingUnauthorized, PageMeta, SuccessFlag } from '../../src/schemas/index.js';
 import { MESSAGING_OPERATIONS } from '../../src/schemas/messaging-operations.js';
 import type { Operation } from '../../src/schemas/operation.js';
 import * as management from '../../src/schemas/operations.js';
 
 export type { Operation };
-export { Count, ErrorEnvelope, MessagingUnauthorized, PageMeta, SuccessFlag };
+/** The webhook events' names and schemas, which `linkgate proxy --receiver` checks deliveries against. */
+export { Count, ErrorEnvelope, EVENT_NAMES, EVENT_SCHEMAS, MessagingUnauthorized, PageMeta, SuccessFlag };
 
 /** Which API an operation belongs to: they differ in auth, envelopes and rate limiting. */
 export type ApiFamily = 'management' | 'messaging';

@@ -118,13 +118,13 @@ describe('linkgate check against linkgate mock', { timeout: 120_000 }, () => {
     }
   });
 
-  it('says why a variant could not be seen: stringIds without --write, perAttemptDeliveryIds never', async () => {
+  it('says why a variant could not be seen: stringIds without --write, perAttemptDeliveryIds through proxy --receiver', async () => {
     const mock = await startCli(['--admin-key', ADMIN_KEY, '--quiet', '--variant', 'stringIds']);
     const run = await check(['--base-url', mock.url, '--api-key', ADMIN_KEY]);
     expect(run.code, describeRun(run)).toBe(0);
     expect(run.stdout).toContain('stringIds: not matched (only ids of new records show it: add --write to see)');
     expect(run.stdout).toContain(
-      'perAttemptDeliveryIds: not matched (webhook deliveries only: an API client cannot see it)',
+      "perAttemptDeliveryIds: not matched (webhook deliveries only show it: run linkgate proxy --receiver <your receiver URL>, set the gateway's webhook URL to the proxy, and let one delivery fail once)",
     );
   });
 
