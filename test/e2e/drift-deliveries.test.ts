@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { controlApi, startReceiverProcess } from './support/gateway-control.js';
-import { type NodeProcess, spawnNode, startCli } from './support/processes.js';
+import { describeRun, type NodeProcess, runCli, spawnNode, startCli } from './support/processes.js';
 
 const TOKEN = 'ctl-e2e-drift-deliveries';
 const dir = mkdtempSync(join(tmpdir(), 'linkgate-deliveries-'));
@@ -87,6 +87,12 @@ async function deliverThroughProxy(mockFlags: string[]) {
   };
 }
 
+/** The attempts the receiver logged at its own path (/hooks), and how many delivery ids they carried. */
+function receivedIds(log: string): { attempts: number; distinct: number } {
+  const ids = [...log.matchAll(/^delivery \d+ \/hooks (\S+)$/gm)].map((m) => m[1]);
+  return { attempts: ids.length, distinct: new Set(ids).size };
+}
+
 describe('linkgate proxy --receiver: webhook deliveries checked on their way to a receiver', {
   timeout: 60_000,
 }, () => {
@@ -94,9 +100,7 @@ describe('linkgate proxy --receiver: webhook deliveries checked on their way to 
     const run = await deliverThroughProxy(['--variant', 'perAttemptDeliveryIds']);
     expect(run.ended.code, run.out).toBe(0);
     // The receiver got both attempts at its own path, with two different ids.
-    const ids = [...run.receiver.matchAll(/^delivery \d+ \/hooks (\S+)$/gm)].map((m) => m[1]);
-    expect(ids).toHaveLength(2);
-    expect(new Set(ids).size).toBe(2);
+    expect(receivedIds(run.receiver)).toEqual({ attempts: 2, distinct: 2 });
     expect(run.out).toContain(
       'Webhook deliveries: 2; events delivered more than once: 1 (kept their delivery id: 0, changed it: 1)',
     );
@@ -119,9 +123,7 @@ describe('linkgate proxy --receiver: webhook deliveries checked on their way to 
   it('reports perAttemptDeliveryIds not matched when the retry keeps its delivery id (the plain mock)', async () => {
     const run = await deliverThroughProxy([]);
     expect(run.ended.code, run.out).toBe(0);
-    const ids = [...run.receiver.matchAll(/^delivery \d+ \/hooks (\S+)$/gm)].map((m) => m[1]);
-    expect(ids).toHaveLength(2);
-    expect(new Set(ids).size).toBe(1);
+    expect(receivedIds(run.receiver)).toEqual({ attempts: 2, distinct: 1 });
     expect(run.out).toContain(
       'Webhook deliveries: 2; events delivered more than once: 1 (kept their delivery id: 1, changed it: 0)',
     );
@@ -131,5 +133,18 @@ describe('linkgate proxy --receiver: webhook deliveries checked on their way to 
     expect(run.out).not.toContain('Production variants matched');
     expect(run.out).toContain('No drift found.');
     expect(run.out + run.report).not.toContain(run.secret);
+  });
+
+  it('refuses --upstream with --receiver, and --header-prefix without --receiver, naming the flags (exit 2)', async () => {
+    const [both, prefix] = await Promise.all([
+      runCli(['proxy', '--upstream', 'http://127.0.0.1:1', '--receiver', 'http://127.0.0.1:2/hooks']),
+      runCli(['proxy', '--upstream', 'http://127.0.0.1:1', '--header-prefix', 'X-Acme-']),
+    ]);
+    expect(both.code, describeRun(both)).toBe(2);
+    expect(both.stderr).toContain('--upstream and --receiver cannot both be given');
+    expect(prefix.code, describeRun(prefix)).toBe(2);
+    expect(prefix.stderr).toContain(
+      "--header-prefix goes with --receiver: it is the webhook deliveries' header prefix.",
+    );
   });
 });
