@@ -114,7 +114,8 @@ describe('docs/guides/webhooks.md snippets, each in its own node process', () =>
     // Saved once each: the failed first attempt released its id, the duplicate found it claimed.
     expect(receiver.out().match(/^saved .*$/gm)).toEqual(['saved 15551234567: first', 'saved 15551234567: second']);
     expect(receiver.err()).toContain('database unavailable');
-    expect(deliveryLines(cli)).toHaveLength(5);
+    // The CLI prints its activity in batches (every 10 ms): wait, bounded, for the lines of what drained.
+    await expect.poll(() => deliveryLines(cli).length, { timeout: 15_000 }).toBe(5);
 
     receiver.child.kill('SIGTERM');
     expect(await cli.stop()).toBe(0);
