@@ -11,12 +11,10 @@ describe('what open inspector feeds cost a write (300 writes, real sockets, the 
     expect(large.bytesPerReader).toBeLessThan(small.bytesPerReader * 2 + 10_000);
   }, 60_000);
 
-  it('keeps the cost of a write, and of an unrelated GET, flat from no reader to 300 (50 of them never reading)', async () => {
-    const none = await measureReaders({ pixels: 1_500, readers: 0, writes: 300 });
+  it('sends each of 300 readers (50 of them never reading) only what a write changed', async () => {
     const many = await measureReaders({ pixels: 1_500, readers: 300, stalled: 50, writes: 300 });
-    // Generous bounds for a shared machine; before, the GET's p99 grew about sixfold and each reader got 2 KB a write.
-    expect(many.perWriteMs).toBeLessThan(none.perWriteMs * 3 + 2);
-    expect(many.getP99Ms).toBeLessThan(Math.max(none.getP99Ms, 40) * 3);
+    // Before, each reader got 2 KB a write. The time a write and an unrelated GET take with 300 readers is a
+    // benchmark's figure, not a test's (`npm run reliability -- inspector` judges it): a loaded machine moves it 3x.
     expect(many.bytesPerReader / 300).toBeLessThan(300);
   }, 90_000);
 });
