@@ -1,18 +1,22 @@
+import { parseOwnInput } from '../http/own-input.js';
 import { type OwnOperation, ownRoutePath } from '../http/own-operation.js';
 import { json } from '../http/responses.js';
 import type { Route, RouteCall } from '../http/router.js';
 import type { MockRequest, MockResponse } from '../http/types.js';
 import { GatewayInputError } from '../shared/gateway-input-error.js';
 
-/** A control endpoint: gets the parsed JSON body (`{}` when none) and returns what to answer with as JSON. */
+/**
+ * A control endpoint: gets the JSON body (`{}` when none) as its row's `body` parsed it, and returns what to answer
+ * with as JSON.
+ */
 export type ControlHandler = (body: Record<string, unknown>, call: RouteCall<unknown>) => unknown;
 
 /**
- * Builds the route of a control operation (method, path and status from its row): JSON in, JSON out, bad input ->
- * 400/404/409 `{ error, field, rule, message }`.
+ * Builds the route of a control operation (method, path, status and the body's rules from its row): JSON in, JSON
+ * out, bad input -> 400/404/409 `{ error, field, rule, message }`.
  */
 export function controlRoute(
-  op: Pick<OwnOperation, 'method' | 'path' | 'status'>,
+  op: Pick<OwnOperation, 'method' | 'path' | 'status' | 'body'>,
   handler: ControlHandler,
   path = ownRoutePath(op),
 ): Route<unknown> {
@@ -22,7 +26,8 @@ export function controlRoute(
     path,
     async handle(call) {
       try {
-        const body = readBody(call.req);
+        const raw = readBody(call.req);
+        const body = op.body ? parseOwnInput(op.body, raw) : raw;
         const result = await handler(body, call);
         return json(status, result ?? { ok: true });
       } catch (error) {

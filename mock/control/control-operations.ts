@@ -3,7 +3,9 @@
 // everything else (mock/openapi-control.ts), and the index at `GET /__mock/` its lines. To add an endpoint, add a row
 // to CONTROL_OPERATIONS and its handler: a row without a handler, or a handler without a row, fails to compile. An
 // endpoint served outside the router (not JSON) is a row of its own like STORED_MEDIA_OPERATION, listed in mockOwnPaths.
+import * as z from 'zod/mini';
 import { ACK_STATUS_CODES, DEVICE_STATUSES, EVENT_NAMES } from '../../src/schemas/events.js';
+import { checkedElsewhere, flag, input, inputJsonSchema, oneOf, requiredText, text, whole } from '../http/own-input.js';
 import {
   anyObject,
   bool,
@@ -18,7 +20,8 @@ import {
   query,
   str,
 } from '../http/own-operation.js';
-import { CHAT_KINDS } from '../messaging/chat-kind.js';
+import { CHAT_KINDS, type ChatKind } from '../messaging/chat-kind.js';
+import { DEFAULT_TENANT } from '../messaging/messaging-keyring.js';
 
 const controlError = { $ref: '#/components/schemas/ControlError' };
 const ERRORS = {
@@ -29,8 +32,8 @@ const NOT_FOUND = { '404': { description: 'No such item.', content: json(control
 
 /** What a control row says besides its method, path, summary and answer. */
 interface ControlDetails {
-  /** The JSON body it reads. */
-  body?: Json;
+  /** The JSON body it reads, in zod: the route parses with it. */
+  body?: z.core.$ZodType;
   /** The status of success. @default 200 */
   status?: 200 | 201;
   /** Query and path parameters. */
@@ -66,26 +69,45 @@ function control<const I extends string>(
   };
 }
 
-const tenant = str('Workspace id of the messaging API.', { default: 'default' });
+/** A workspace of the messaging API, with checkTenant's rule (messaging-keyring.ts); `default` when absent. */
+const TENANT_RULE = 'must be 1-64 letters, digits, "_", "-" or "."';
+const TENANT = z
+  .string({ error: TENANT_RULE })
+  .check(
+    z.regex(/^[\w.-]{1,64}$/, { error: TENANT_RULE }),
+    z.meta({ description: 'Workspace id of the messaging API.' }),
+  );
+const tenantField = () => z._default(TENANT, DEFAULT_TENANT);
 const tenantQuery = query('tenant', 'Only this tenant’s.');
 const keySlot = pathParam('id', 'Key slot id, e.g. key_1.');
 
-const webhookInput = object(
-  {
-    tenant,
-    device_id: str('Set a device override instead of the tenant endpoint.'),
-    url: str('Receiver URL: HTTPS, or http on loopback (any host with --allow-http-receivers).', { format: 'uri' }),
-    secret: str('`whsec_live_` (tenant) or `whsec_dev_` (device) + 32 hex characters; generated when absent.'),
-    events: list({ type: 'string', enum: [...EVENT_NAMES] }, 'Events to deliver; absent: the default selection.'),
-  },
-  ['url'],
-);
-const deviceInput = object({
-  tenant,
-  id: str('Device id; generated (`dev_<n>`) when absent.'),
-  name: str(),
-  phone: str('Digits.'),
-  status: str('Starting status.', { enum: [...DEVICE_STATUSES], default: 'ONLINE' }),
+// Each field's rule is worded as the gateway's own check words it (the in-process API keeps those checks).
+const WEBHOOK_INPUT = input({
+  tenant: tenantField(),
+  device_id: text('Set a device override instead of the tenant endpoint.'),
+  url: requiredText('Receiver URL: HTTPS, or http on loopback (any host with --allow-http-receivers).', {
+    format: 'uri',
+    error: 'is required and must be a string',
+  }),
+  secret: text('`whsec_live_` (tenant) or `whsec_dev_` (device) + 32 hex characters; generated when absent.', {
+    error: 'must be "whsec_live_" (tenant) or "whsec_dev_" (device) followed by 32 hex characters',
+  }),
+  events: z.optional(
+    z
+      .array(z.enum(EVENT_NAMES, { error: `must be one of ${EVENT_NAMES.join(', ')}` }), {
+        error: `must be an array of event names (${EVENT_NAMES.join(', ')})`,
+      })
+      .check(z.meta({ description: 'Events to deliver; absent: the default selection.' })),
+  ),
+});
+const DEVICE_INPUT = input({
+  tenant: tenantField(),
+  id: text('Device id; generated (`dev_<n>`) when absent.', {
+    error: 'must be 1-64 letters, digits, "_", "-", "." or ":"',
+  }),
+  name: text(undefined, { error: 'must be a non-empty string' }),
+  phone: text('Digits.', { error: 'must be 6-20 digits' }),
+  status: oneOf(DEVICE_STATUSES, 'Starting status.', { fallback: 'ONLINE' }),
 });
 const fixtureUser = object(
   {
@@ -159,9 +181,12 @@ const DEAD_LETTER = object(
 );
 
 const simulated = anyObject('What was simulated: the event and its delivery.');
-const simulate = <const I extends string>(id: I, path: string, summary: string, body: Json, hint: string) =>
+const simulate = <const I extends string>(id: I, path: string, summary: string, body: z.core.$ZodType, hint: string) =>
   control(id, 'POST', path, summary, simulated, { body, extra: NOT_FOUND, hint });
-const device_id = str('The device.');
+/** The device of a simulation: its rule as the device registry words it. */
+const DEVICE_ID = z.string({ error: 'is required (a device id)' }).check(z.meta({ description: 'The device.' }));
+const RECEIPT_STATUSES = Object.keys(ACK_STATUS_CODES) as [string, ...string[]];
+const PAIRING_ACTIONS = ['start', 'scan', 'cancel'] as const;
 const replayed = anyObject('What was replayed.');
 
 /** The control API, in the document's order. */
@@ -196,17 +221,17 @@ export const CONTROL_OPERATIONS = [
     }),
     {
       status: 201,
-      body: {
+      body: checkedElsewhere({
         type: 'object',
         properties: {
           users: list(fixtureUser),
           domains: list(owned('domain', 'DomainCreate')),
           pixels: list(owned('pixel', 'PixelCreate')),
           qrs: list(owned('QR code', 'QrCreate')),
-          devices: list(deviceInput),
+          devices: list(inputJsonSchema(DEVICE_INPUT)),
         },
         additionalProperties: false,
-      },
+      }),
       hint: ' {users?, domains?, pixels?, qrs?, devices?} (all or nothing; owner: username)',
     },
   ),
@@ -225,7 +250,7 @@ export const CONTROL_OPERATIONS = [
     'Replace the whole state with a snapshot, all or nothing, checked by the rules of the routes that create its rows',
     object({ restored: { const: true }, users: seededUsers }),
     {
-      body: SNAPSHOT,
+      body: checkedElsewhere(SNAPSHOT),
       extra: {
         '413': {
           description:
@@ -242,7 +267,7 @@ export const CONTROL_OPERATIONS = [
     '/__mock/webhooks',
     'Set the tenant’s receiver, or a device override',
     anyObject('The endpoint set.'),
-    { status: 201, body: webhookInput, extra: NOT_FOUND, hint: ' {tenant?, device_id?, url, secret?, events?}' },
+    { status: 201, body: WEBHOOK_INPUT, extra: NOT_FOUND, hint: ' {tenant?, device_id?, url, secret?, events?}' },
   ),
   control(
     'listWebhooks',
@@ -271,7 +296,7 @@ export const CONTROL_OPERATIONS = [
   ),
   control('addDevice', 'POST', '/__mock/devices', 'Add a device', anyObject('The device.'), {
     status: 201,
-    body: deviceInput,
+    body: DEVICE_INPUT,
     hint: ' {tenant?, id?, name?, phone?, status?}',
   }),
   control('listDevices', 'GET', '/__mock/devices', 'List devices', object({ devices: list(anyObject('A device.')) }), {
@@ -286,10 +311,12 @@ export const CONTROL_OPERATIONS = [
     anyObject('The key.'),
     {
       status: 201,
-      body: object({
-        tenant,
-        label: str(),
-        key: str('`gw_live_` + 24 or more letters or digits; generated when absent.'),
+      body: input({
+        tenant: tenantField(),
+        label: text(),
+        key: text('`gw_live_` + 24 or more letters or digits; generated when absent.', {
+          error: 'must be "gw_live_" followed by 24 or more letters or digits',
+        }),
       }),
       hint: ' {tenant?, label?, key?}',
     },
@@ -328,11 +355,15 @@ export const CONTROL_OPERATIONS = [
     'Inject faults into the next deliveries',
     object({ armed: int('Deliveries with faults still armed.') }),
     {
-      body: object({
-        duplicate: bool('Deliver twice with the same delivery id.'),
-        staleTimestamp: { oneOf: [bool(), int('Seconds in the past.', { minimum: 1 })] },
-        wrongSecret: bool('Send another secret.'),
-        times: int('How many deliveries.', { minimum: 1, maximum: 1000, default: 1 }),
+      body: input({
+        duplicate: flag('Deliver twice with the same delivery id.'),
+        staleTimestamp: z.optional(
+          z.union([z.boolean(), z.int().check(z.gte(1), z.meta({ description: 'Seconds in the past.' }))], {
+            error: 'must be a boolean or a positive whole number of seconds',
+          }),
+        ),
+        wrongSecret: flag('Send another secret.'),
+        times: z._default(whole(1, 1000, 'How many deliveries.'), 1),
       }),
       hint: ' {duplicate?, staleTimestamp?, wrongSecret?, times?}',
     },
@@ -350,7 +381,9 @@ export const CONTROL_OPERATIONS = [
       ['now', 'inFlight'],
     ),
     {
-      body: object({ ms: int('Milliseconds to move.', { minimum: 0 }) }, ['ms']),
+      body: input({
+        ms: whole(0, 365 * 24 * 3_600_000, 'Milliseconds to move.', 'is required: a whole number of milliseconds >= 0'),
+      }),
       extra: { '409': { description: 'The server runs on the real clock.', content: json(controlError) } },
       hint: ' {ms} (manual clock only)',
     },
@@ -359,64 +392,60 @@ export const CONTROL_OPERATIONS = [
     'simulateMessage',
     '/__mock/simulate/message',
     'An inbound one-to-one message (message.received)',
-    object(
-      {
-        device_id,
-        sender: str('Phone number, digits.'),
-        text: str(),
-        push_name: str(),
-        chat_jid: str(),
-        chat_type: str('Non-one-to-one chats are dropped.', { enum: [...CHAT_KINDS] }),
-        media: anyObject('`{ mime_type, file_name?, file_size? }`: attached media.'),
-      },
-      ['device_id', 'sender'],
-    ),
+    input({
+      device_id: DEVICE_ID,
+      sender: requiredText('Phone number, digits.'),
+      text: text(),
+      push_name: text(),
+      chat_jid: text(),
+      chat_type: oneOf(
+        CHAT_KINDS as readonly ChatKind[] as [ChatKind, ...ChatKind[]],
+        'Non-one-to-one chats are dropped.',
+      ),
+      media: z.optional(
+        z
+          .looseObject({}, { error: 'must be an object with mime_type' })
+          .check(z.meta({ description: '`{ mime_type, file_name?, file_size? }`: attached media.' })),
+      ),
+    }),
     ` {device_id, sender, text?, push_name?, chat_jid?, chat_type? (${CHAT_KINDS.join('|')}), media?}`,
   ),
   simulate(
     'simulateAck',
     '/__mock/simulate/ack',
     'A delivery receipt (message.ack)',
-    object(
-      {
-        device_id,
-        message_id: str(),
-        recipient: str(),
-        status: str(undefined, { enum: Object.keys(ACK_STATUS_CODES) }),
-      },
-      ['device_id', 'message_id', 'recipient', 'status'],
-    ),
+    input({
+      device_id: DEVICE_ID,
+      message_id: requiredText(),
+      recipient: requiredText(),
+      status: oneOf(RECEIPT_STATUSES, undefined, { missing: `is required: one of ${RECEIPT_STATUSES.join(', ')}` }),
+    }),
     ' {device_id, message_id, recipient, status}',
   ),
   simulate(
     'simulateSent',
     '/__mock/simulate/sent',
     'A dispatch confirmation (message.sent)',
-    object({ device_id, message_id: str(), recipient: str(), text: str() }, ['device_id', 'message_id', 'recipient']),
+    input({ device_id: DEVICE_ID, message_id: requiredText(), recipient: requiredText(), text: text() }),
     ' {device_id, message_id, recipient, text?}',
   ),
   simulate(
     'simulateStatus',
     '/__mock/simulate/status',
     'A device status change (device.status)',
-    object(
-      {
-        device_id,
-        status: str(undefined, { enum: [...DEVICE_STATUSES] }),
-        reason: str(),
-        heat_score: { type: 'number' },
-      },
-      ['device_id', 'status'],
-    ),
+    input({
+      device_id: DEVICE_ID,
+      status: oneOf(DEVICE_STATUSES, undefined, { missing: `must be one of ${DEVICE_STATUSES.join(', ')}` }),
+      reason: text(),
+      heat_score: z.optional(whole(0, 100)),
+    }),
     ' {device_id, status, reason?, heat_score?}',
   ),
   simulate(
     'simulatePairing',
     '/__mock/simulate/pairing',
     'The pairing flow: QR frames (device.qr), then a status',
-    object({ device_id, action: str(undefined, { enum: ['start', 'scan', 'cancel'], default: 'start' }) }, [
-      'device_id',
-    ]),
+    input({ device_id: DEVICE_ID, action: z._default(oneOf(PAIRING_ACTIONS, 'What the pairing does next.'), 'start') }),
     ' {device_id, action: start|scan|cancel}',
   ),
   control(
@@ -496,7 +525,7 @@ export const CONTROL_OPERATIONS = [
     '/__mock/dead-letters/replay',
     'Replay every dead letter (of a tenant)',
     replayed,
-    { body: object({ tenant }), hint: ' {tenant?}' },
+    { body: input({ tenant: z.optional(TENANT) }), hint: ' {tenant?}' },
   ),
   control(
     'replayDeadLetter',

@@ -8,7 +8,6 @@ import { MEDIA_ROUTE_PREFIX } from '../messaging/media-store.js';
 import { checkTenant } from '../messaging/messaging-keyring.js';
 import { GatewayInputError } from '../shared/gateway-input-error.js';
 import type { ManualClock } from '../shared/manual-clock.js';
-import { intField, stringField } from '../simulators/simulation-input.js';
 import { type ControlHandler, controlRoute, queryFlag } from './control-answer.js';
 import {
   CONTROL_OPERATIONS,
@@ -74,8 +73,8 @@ function configHandlers(gateway: Gateway) {
   return {
     listControlEndpoints: () => ({ endpoints }),
     setWebhook: (body) => {
-      const tenant = checkTenant(body.tenant);
-      const deviceId = stringField(body, 'device_id');
+      const tenant = body.tenant as string;
+      const deviceId = body.device_id as string | undefined;
       const input = {
         url: body.url as string,
         secret: body.secret as string | undefined,
@@ -101,18 +100,10 @@ function configHandlers(gateway: Gateway) {
     revokeMessagingKey: (_b, { params }) => gateway.keys.revoke(params.id!),
     armFaults: (body) => {
       const faults: Faults = {};
-      for (const name of ['duplicate', 'wrongSecret'] as const) {
-        if (body[name] !== undefined && typeof body[name] !== 'boolean')
-          throw new GatewayInputError(name, 'must be a boolean');
-        if (body[name]) faults[name] = true;
-      }
-      const stale = body.staleTimestamp;
-      if (stale !== undefined && typeof stale !== 'boolean' && !(Number.isInteger(stale) && (stale as number) > 0)) {
-        throw new GatewayInputError('staleTimestamp', 'must be a boolean or a positive whole number of seconds');
-      }
-      if (stale) faults.staleTimestamp = stale as boolean | number;
-      const times = intField(body, 'times', 1, 1000) ?? 1;
-      gateway.faults.next(faults, times);
+      if (body.duplicate) faults.duplicate = true;
+      if (body.wrongSecret) faults.wrongSecret = true;
+      if (body.staleTimestamp) faults.staleTimestamp = body.staleTimestamp as boolean | number;
+      gateway.faults.next(faults, body.times as number);
       return { armed: gateway.faults.armed };
     },
     advanceClock: async (body) => {
@@ -124,8 +115,7 @@ function configHandlers(gateway: Gateway) {
           409,
         );
       }
-      const ms = intField(body, 'ms', 0, 365 * 24 * 3_600_000);
-      if (ms === undefined) throw new GatewayInputError('ms', 'is required: a whole number of milliseconds >= 0');
+      const ms = body.ms as number;
       // Steps timer by timer, giving attempts in flight a moment to be answered; a hanging one times out on the way.
       const inFlight = await gateway.advance(ms);
       return { now: clock.now(), inFlight };
@@ -143,12 +133,8 @@ function simulationHandlers(gateway: Gateway) {
     simulateSent: (body) => gateway.simulate.sent(body as never),
     simulateStatus: (body) => gateway.simulate.status(body as never),
     simulatePairing: (body) => {
-      const action = body.action ?? 'start';
       const input = body as { device_id: string };
-      if (action === 'start') return gateway.simulate.pairing.start(input);
-      if (action === 'scan') return gateway.simulate.pairing.scan(input);
-      if (action === 'cancel') return gateway.simulate.pairing.cancel(input);
-      throw new GatewayInputError('action', 'must be one of start, scan, cancel');
+      return gateway.simulate.pairing[body.action as 'start' | 'scan' | 'cancel'](input);
     },
     drainDeliveries: async () => drainAnswer(gateway),
   } satisfies Partial<ControlHandlers<ControlOperationId>>;
@@ -171,10 +157,7 @@ function inspectionHandlers(gateway: Gateway) {
       const tenant = req.query.get('tenant') ?? undefined;
       return { items: gateway.deadLetters.list(tenant), evicted: gateway.deadLetters.evicted(tenant) };
     },
-    replayDeadLetters: (body) => {
-      const tenant = body.tenant === undefined ? undefined : checkTenant(body.tenant);
-      return gateway.replayAll(tenant);
-    },
+    replayDeadLetters: (body) => gateway.replayAll(body.tenant as string | undefined),
     replayDeadLetter: (_b, { params }) => gateway.replay(params.id!),
     purgeDeadLetters: (_b, { req }) => {
       const t = req.query.get('tenant');

@@ -1,6 +1,9 @@
 // How the mock declares its own endpoints (the `/__mock/` control API, stored media, QR images, the document): one row
-// each, read by the routes (method, path, status) and by the OpenAPI builder (the rest), so the two cannot drift.
+// each, read by the routes (method, path, status, and the body they parse) and by the OpenAPI builder (the rest), so
+// the two cannot drift.
+import type * as z from 'zod/mini';
 import { routerPath } from './operation-route.js';
+import { inputJsonSchema } from './own-input.js';
 
 /** A JSON value of the OpenAPI document. */
 export type Json = { [key: string]: unknown };
@@ -23,8 +26,11 @@ export interface OwnOperation<I extends string = string> {
   status: 200 | 201;
   /** The document's parameters (query and path). */
   parameters?: Json[];
-  /** The JSON body it reads, as JSON Schema; optional in every control request. */
-  body?: Json;
+  /**
+   * The JSON body it reads, in zod (mock/http/own-input.ts): the route parses every request with it, the document
+   * shows its JSON Schema. Optional in every control request.
+   */
+  body?: z.core.$ZodType;
   /** The document's answers by status. */
   responses: Record<string, unknown>;
   /** What the control API's index (`GET /__mock/`) adds after method and path: a query or the body's fields. */
@@ -99,7 +105,7 @@ export function openApiOperation(op: OwnOperation): Json {
     // A public endpoint says so (an empty list): one with no `security` at all reads to linters as forgotten.
     security: op.token ? [{ controlToken: [] }] : [],
     ...(op.parameters && { parameters: op.parameters }),
-    ...(op.body && { requestBody: { required: false, content: json(op.body) } }),
+    ...(op.body && { requestBody: { required: false, content: json(inputJsonSchema(op.body)) } }),
     responses: op.responses,
   };
 }
