@@ -16,8 +16,6 @@ import {
   type OwnOperation,
   object,
   ownRoutePath,
-  pathParam,
-  query,
   str,
 } from '../http/own-operation.js';
 import { CHAT_KINDS, type ChatKind } from '../messaging/chat-kind.js';
@@ -36,8 +34,10 @@ interface ControlDetails {
   body?: z.core.$ZodType;
   /** The status of success. @default 200 */
   status?: 200 | 201;
-  /** Query and path parameters. */
-  parameters?: Json[];
+  /** Path parameters, in zod. */
+  params?: z.core.$ZodType;
+  /** Query parameters, in zod. */
+  query?: z.core.$ZodType;
   /** Failure answers besides 400 and 401. */
   extra?: Record<string, unknown>;
   /** What the index at `GET /__mock/` shows after method and path. */
@@ -62,7 +62,8 @@ function control<const I extends string>(
     tag: 'control',
     token: true,
     status,
-    ...(details.parameters && { parameters: details.parameters }),
+    ...(details.params && { params: details.params }),
+    ...(details.query && { query: details.query }),
     ...(details.body && { body: details.body }),
     ...(details.hint && { hint: details.hint }),
     responses: { [status]: { description: 'Done.', content: json(answer) }, ...ERRORS, ...details.extra },
@@ -78,8 +79,9 @@ const TENANT = z
     z.meta({ description: 'Workspace id of the messaging API.' }),
   );
 const tenantField = () => z._default(TENANT, DEFAULT_TENANT);
-const tenantQuery = query('tenant', 'Only this tenant’s.');
-const keySlot = pathParam('id', 'Key slot id, e.g. key_1.');
+/** A query filtering by tenant: any name (one no tenant has lists nothing). */
+const BY_TENANT = input({ tenant: text('Only this tenant’s.') });
+const KEY_SLOT = input({ id: requiredText('Key slot id, e.g. key_1.') });
 
 // Each field's rule is worded as the gateway's own check words it (the in-process API keeps those checks).
 const WEBHOOK_INPUT = input({
@@ -276,7 +278,15 @@ export const CONTROL_OPERATIONS = [
     'List receivers (secrets shown by prefix unless redact=0)',
     anyObject('Tenants and devices.'),
     {
-      parameters: [query('redact', '`0` shows the secrets in full.')],
+      query: input({
+        redact: z.optional(
+          z
+            .enum(['0', '1', 'true', 'false'], {
+              error: 'must be 1 or true (the default: secrets shown by prefix), 0 or false (in full)',
+            })
+            .check(z.meta({ description: '`0` shows the secrets in full.' })),
+        ),
+      }),
       hint: '?redact=0 (secrets by prefix unless redact=0)',
     },
   ),
@@ -287,10 +297,10 @@ export const CONTROL_OPERATIONS = [
     'Remove the tenant’s receiver or a device override',
     object({ removed: bool() }),
     {
-      parameters: [
-        query('tenant', 'The tenant whose receiver goes.'),
-        query('device_id', 'The device whose override goes.'),
-      ],
+      query: input({
+        tenant: z._default(TENANT.check(z.meta({ description: 'The tenant whose receiver goes.' })), DEFAULT_TENANT),
+        device_id: text('The device whose override goes.'),
+      }),
       hint: '?tenant=|device_id=',
     },
   ),
@@ -300,7 +310,7 @@ export const CONTROL_OPERATIONS = [
     hint: ' {tenant?, id?, name?, phone?, status?}',
   }),
   control('listDevices', 'GET', '/__mock/devices', 'List devices', object({ devices: list(anyObject('A device.')) }), {
-    parameters: [tenantQuery],
+    query: BY_TENANT,
     hint: '?tenant=',
   }),
   control(
@@ -327,7 +337,7 @@ export const CONTROL_OPERATIONS = [
     '/__mock/keys',
     'List messaging keys (previews only)',
     object({ keys: list(anyObject('A key slot.')) }),
-    { parameters: [tenantQuery], hint: '?tenant=' },
+    { query: BY_TENANT, hint: '?tenant=' },
   ),
   control(
     'regenerateMessagingKey',
@@ -335,7 +345,7 @@ export const CONTROL_OPERATIONS = [
     '/__mock/keys/{id}/regenerate',
     'Replace a key slot’s key',
     anyObject('The new key.'),
-    { status: 201, parameters: [keySlot], extra: NOT_FOUND },
+    { status: 201, params: KEY_SLOT, extra: NOT_FOUND },
   ),
   control(
     'revokeMessagingKey',
@@ -344,7 +354,7 @@ export const CONTROL_OPERATIONS = [
     'Revoke a messaging key',
     anyObject('The revoked key slot.'),
     {
-      parameters: [keySlot],
+      params: KEY_SLOT,
       extra: NOT_FOUND,
     },
   ),
@@ -470,12 +480,12 @@ export const CONTROL_OPERATIONS = [
     'Recorded delivery attempts',
     object({ attempts: list(anyObject('An attempt record.')) }),
     {
-      parameters: [
-        query('delivery_id', 'Only this delivery’s.'),
-        query('url', 'Only to this receiver.'),
-        tenantQuery,
-        query('redact', '`1` hides X-Service-Secret.'),
-      ],
+      query: input({
+        delivery_id: text('Only this delivery’s.'),
+        url: text('Only to this receiver.'),
+        tenant: text('Only this tenant’s.'),
+        redact: text('`1` hides X-Service-Secret.'),
+      }),
       hint: '?delivery_id=&url=&tenant=&redact=1',
     },
   ),
@@ -506,7 +516,7 @@ export const CONTROL_OPERATIONS = [
     '/__mock/dead-letters',
     'The dead-letter queue',
     object({ items: list(DEAD_LETTER), evicted: int() }),
-    { parameters: [tenantQuery], hint: '?tenant=' },
+    { query: BY_TENANT, hint: '?tenant=' },
   ),
   control(
     'purgeDeadLetters',
@@ -515,7 +525,7 @@ export const CONTROL_OPERATIONS = [
     'Empty the dead-letter queue',
     object({ purged: int() }),
     {
-      parameters: [tenantQuery],
+      query: input({ tenant: z.optional(TENANT.check(z.meta({ description: 'Only this tenant’s.' }))) }),
       hint: '?tenant=',
     },
   ),
@@ -533,7 +543,7 @@ export const CONTROL_OPERATIONS = [
     '/__mock/dead-letters/{id}/replay',
     'Replay one dead letter, keeping its delivery id',
     replayed,
-    { parameters: [pathParam('id', 'The delivery id.')], extra: NOT_FOUND },
+    { params: input({ id: requiredText('The delivery id.') }), extra: NOT_FOUND },
   ),
 ] as const;
 
@@ -552,7 +562,7 @@ export const STORED_MEDIA_OPERATION: OwnOperation = {
   tag: 'control',
   token: false,
   status: 200,
-  parameters: [pathParam('id', 'Storage id.'), pathParam('file', 'File name.')],
+  params: input({ id: requiredText('Storage id.'), file: requiredText('File name.') }),
   responses: {
     '200': { description: 'The file, with its content type.', content: { '*/*': { schema: { type: 'string' } } } },
     '404': { description: 'No such media, or it expired.', content: json(controlError) },

@@ -5,10 +5,9 @@ import type { Gateway } from '../gateway/gateway.js';
 import { json } from '../http/responses.js';
 import type { Route, RouteGroup } from '../http/router.js';
 import { MEDIA_ROUTE_PREFIX } from '../messaging/media-store.js';
-import { checkTenant } from '../messaging/messaging-keyring.js';
 import { GatewayInputError } from '../shared/gateway-input-error.js';
 import type { ManualClock } from '../shared/manual-clock.js';
-import { type ControlHandler, controlRoute, queryFlag } from './control-answer.js';
+import { type ControlHandler, controlRoute } from './control-answer.js';
 import {
   CONTROL_OPERATIONS,
   type ControlOperationId,
@@ -86,16 +85,15 @@ function configHandlers(gateway: Gateway) {
       }
       return { tenant, ...gateway.routing.setTenant(tenant, input) };
     },
-    listWebhooks: (_b, { req }) => webhookList(gateway, req.query.get('redact')),
-    removeWebhook: (_body, { req }) => {
-      const deviceId = req.query.get('device_id');
-      if (deviceId !== null) return { removed: gateway.routing.removeDevice(deviceId) };
-      return { removed: gateway.routing.removeTenant(checkTenant(req.query.get('tenant') ?? undefined)) };
+    listWebhooks: (_b, { query }) => webhookList(gateway, query.redact !== '0' && query.redact !== 'false'),
+    removeWebhook: (_body, { query }) => {
+      if (query.device_id !== undefined) return { removed: gateway.routing.removeDevice(query.device_id as string) };
+      return { removed: gateway.routing.removeTenant(query.tenant as string) };
     },
     addDevice: (body) => gateway.devices.add(body),
-    listDevices: (_b, { req }) => ({ devices: gateway.devices.list(req.query.get('tenant') ?? undefined) }),
+    listDevices: (_b, { query }) => ({ devices: gateway.devices.list(query.tenant as string | undefined) }),
     createMessagingKey: (body) => gateway.keys.create(body),
-    listMessagingKeys: (_b, { req }) => ({ keys: gateway.keys.list(req.query.get('tenant') ?? undefined) }),
+    listMessagingKeys: (_b, { query }) => ({ keys: gateway.keys.list(query.tenant as string | undefined) }),
     regenerateMessagingKey: (_b, { params }) => gateway.keys.regenerate(params.id!),
     revokeMessagingKey: (_b, { params }) => gateway.keys.revoke(params.id!),
     armFaults: (body) => {
@@ -142,26 +140,23 @@ function simulationHandlers(gateway: Gateway) {
 
 function inspectionHandlers(gateway: Gateway) {
   return {
-    listAttempts: (_b, { req }) => ({
+    listAttempts: (_b, { query }) => ({
       attempts: gateway.attempts({
-        deliveryId: req.query.get('delivery_id') ?? undefined,
-        url: req.query.get('url') ?? undefined,
-        tenant: req.query.get('tenant') ?? undefined,
-        redact: queryFlag(req, 'redact'),
+        deliveryId: query.delivery_id as string | undefined,
+        url: query.url as string | undefined,
+        tenant: query.tenant as string | undefined,
+        redact: query.redact === '1' || query.redact === 'true',
       }),
     }),
     listCircuits: () => ({ circuits: gateway.circuits() }),
     listScheduled: () => ({ scheduled: gateway.scheduled() }),
     listDropped: () => ({ dropped: gateway.dropped() }),
-    listDeadLetters: (_b, { req }) => {
-      const tenant = req.query.get('tenant') ?? undefined;
+    listDeadLetters: (_b, { query }) => {
+      const tenant = query.tenant as string | undefined;
       return { items: gateway.deadLetters.list(tenant), evicted: gateway.deadLetters.evicted(tenant) };
     },
     replayDeadLetters: (body) => gateway.replayAll(body.tenant as string | undefined),
     replayDeadLetter: (_b, { params }) => gateway.replay(params.id!),
-    purgeDeadLetters: (_b, { req }) => {
-      const t = req.query.get('tenant');
-      return { purged: gateway.deadLetters.purge(t === null ? undefined : checkTenant(t)) };
-    },
+    purgeDeadLetters: (_b, { query }) => ({ purged: gateway.deadLetters.purge(query.tenant as string | undefined) }),
   } satisfies Partial<ControlHandlers<ControlOperationId>>;
 }

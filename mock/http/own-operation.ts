@@ -24,8 +24,10 @@ export interface OwnOperation<I extends string = string> {
   token: boolean;
   /** The status of a successful answer. */
   status: 200 | 201;
-  /** The document's parameters (query and path). */
-  parameters?: Json[];
+  /** Its path parameters, in zod (each a string): the route parses them, the document lists them. */
+  params?: z.core.$ZodType;
+  /** Its query parameters, in zod (each a string): the route parses them, the document lists them. */
+  query?: z.core.$ZodType;
   /**
    * The JSON body it reads, in zod (mock/http/own-input.ts): the route parses every request with it, the document
    * shows its JSON Schema. Optional in every control request.
@@ -76,23 +78,6 @@ export const list = (items: unknown, description?: string): Json => ({
 /** Any object, described. */
 export const anyObject = (description: string): Json => ({ type: 'object', description, additionalProperties: {} });
 
-/** A query parameter. */
-export const query = (name: string, description: string, schema: Json = { type: 'string' }) => ({
-  name,
-  in: 'query',
-  description,
-  schema,
-});
-
-/** A path parameter (a string). */
-export const pathParam = (name: string, description: string) => ({
-  name,
-  in: 'path',
-  required: true,
-  description,
-  schema: { type: 'string' },
-});
-
 /** The router path of an own operation: `/__mock/keys/{id}` -> `/__mock/keys/:id`. */
 export const ownRoutePath = (op: Pick<OwnOperation, 'path'>): string => routerPath(op.path);
 
@@ -104,8 +89,23 @@ export function openApiOperation(op: OwnOperation): Json {
     tags: [op.tag],
     // A public endpoint says so (an empty list): one with no `security` at all reads to linters as forgotten.
     security: op.token ? [{ controlToken: [] }] : [],
-    ...(op.parameters && { parameters: op.parameters }),
+    ...((op.params || op.query) && {
+      parameters: [...parametersOf(op.params, 'path'), ...parametersOf(op.query, 'query')],
+    }),
     ...(op.body && { requestBody: { required: false, content: json(inputJsonSchema(op.body)) } }),
     responses: op.responses,
   };
+}
+
+/** The document's parameters of a declared path or query: one per field, its description lifted beside its schema. */
+function parametersOf(schema: z.core.$ZodType | undefined, where: 'path' | 'query'): Json[] {
+  if (!schema) return [];
+  const properties = (inputJsonSchema(schema).properties ?? {}) as Record<string, Json>;
+  return Object.entries(properties).map(([name, { description, ...rest }]) => ({
+    name,
+    in: where,
+    ...(where === 'path' && { required: true }),
+    ...(description !== undefined && { description }),
+    schema: rest,
+  }));
 }

@@ -9,19 +9,20 @@ const row = {
   path: '/__mock/example',
   status: 200 as const,
   body: input({ name: requiredText(), times: whole(1, 5), kind: oneOf(['a', 'b']) }),
+  query: input({ order: oneOf(['asc', 'desc']) }),
 };
 
 /** Calls the row's route with `body` as JSON; returns the answer and what the handler was given. */
-async function call(body: unknown) {
+async function call(body: unknown, search = '') {
   const seen: unknown[] = [];
-  const route = controlRoute(row, (parsed) => {
-    seen.push(parsed);
+  const route = controlRoute(row, (parsed, { query }) => {
+    seen.push({ ...parsed, ...query });
     return { ok: true };
   });
   const req = {
     method: 'POST',
     path: row.path,
-    query: new URLSearchParams(),
+    query: new URLSearchParams(search),
     headers: {},
     body: JSON.stringify(body),
     origin: 'http://127.0.0.1',
@@ -47,6 +48,14 @@ describe('a control row’s declared body', () => {
       field: 'kind',
       rule: 'must be one of a, b',
     });
+  });
+
+  it('checks the query by the row’s declaration too', async () => {
+    expect((await call({ name: 'x', times: 1 }, 'order=sideways')).body).toMatchObject({
+      field: 'order',
+      rule: 'must be one of asc, desc',
+    });
+    expect((await call({ name: 'x', times: 1 }, 'order=asc')).seen).toEqual([{ name: 'x', times: 1, order: 'asc' }]);
   });
 
   it('hands the handler the parsed body, extra fields kept and null fields read as not sent', async () => {
