@@ -5,12 +5,12 @@
 // endpoint served outside the router (not JSON) is a row of its own like STORED_MEDIA_OPERATION, listed in mockOwnPaths.
 import * as z from 'zod/mini';
 import { ACK_STATUS_CODES, DEVICE_STATUSES, EVENT_NAMES } from '../../src/schemas/events.js';
-import { checkedElsewhere, flag, input, inputJsonSchema, oneOf, requiredText, text, whole } from '../http/own-input.js';
+import { checkedElsewhere, flag, input, oneOf, requiredText, text, whole } from '../http/own-input.js';
 import {
   anyObject,
   bool,
+  component,
   int,
-  type Json,
   json,
   list,
   type OwnOperation,
@@ -21,7 +21,7 @@ import {
 import { CHAT_KINDS, type ChatKind } from '../messaging/chat-kind.js';
 import { DEFAULT_TENANT } from '../messaging/messaging-keyring.js';
 
-const controlError = { $ref: '#/components/schemas/ControlError' };
+const controlError = component('ControlError');
 const ERRORS = {
   '400': { description: 'Bad input: `field` names it and `rule` says what it must be.', content: json(controlError) },
   '401': { description: 'The control token is missing or wrong.', content: json(controlError) },
@@ -50,7 +50,7 @@ function control<const I extends string>(
   method: OwnOperation['method'],
   path: string,
   summary: string,
-  answer: Json,
+  answer: z.core.$ZodType,
   details: ControlDetails = {},
 ): OwnOperation<I> {
   const status = details.status ?? 200;
@@ -121,15 +121,14 @@ const fixtureUser = object(
   },
   ['username', 'email'],
 );
-const owned = (what: string, schema: string) => ({
-  allOf: [
-    { $ref: `#/components/schemas/${schema}` },
+const owned = (what: string, schema: string) =>
+  z.intersection(
+    component(schema),
     object({ owner: str(`Username of the ${what}’s owner (an existing user or one of this fixture’s users).`) }, [
       'owner',
     ]),
-  ],
-});
-const created = (extra: Record<string, unknown> = {}) =>
+  );
+const created = (extra: Record<string, z.core.$ZodType> = {}) =>
   list(object({ id: int(), owner: str(), ...extra }, ['id', 'owner']));
 const seededUsers = list(object({ id: int(), username: str(), apikey: str(), admin: bool() }));
 
@@ -139,8 +138,8 @@ const seededUsers = list(object({ id: int(), username: str(), apikey: str(), adm
  */
 const SNAPSHOT = object(
   {
-    format: str('What the document is.', { enum: ['linkgate-mock-state'] }),
-    version: int('The snapshot format; this linkgate reads 1.', { enum: [1] }),
+    format: z.literal('linkgate-mock-state').check(z.meta({ description: 'What the document is.' })),
+    version: z.literal(1).check(z.meta({ description: 'The snapshot format; this linkgate reads 1.' })),
     store: anyObject(
       'Tables users, domains, pixels, qrs, splash, overlays, plans (rows as the mock stores them) and nextIds.',
     ),
@@ -169,14 +168,16 @@ const IN_FLIGHT_ATTEMPT = object(
 const DEAD_LETTER = object(
   {
     deliveryId: str('The `X-Service-Delivery-ID`, kept on replay.'),
-    event: str('The event name.', { enum: [...EVENT_NAMES] }),
+    event: z.enum(EVENT_NAMES).check(z.meta({ description: 'The event name.' })),
     body: str('The JSON body as sent: one of the webhook events.', {
       contentMediaType: 'application/json',
       contentSchema: { $ref: '#/components/schemas/WebhookEvent' },
     }),
-    reason: str('`exhausted`: 6 failed attempts; `rejected`: the receiver answered neither 200 nor 5xx.', {
-      enum: ['exhausted', 'rejected'],
-    }),
+    reason: z.enum(['exhausted', 'rejected']).check(
+      z.meta({
+        description: '`exhausted`: 6 failed attempts; `rejected`: the receiver answered neither 200 nor 5xx.',
+      }),
+    ),
   },
   ['deliveryId', 'event', 'body', 'reason'],
   'A dead letter.',
@@ -206,7 +207,7 @@ export const CONTROL_OPERATIONS = [
     'POST',
     '/__mock/reset',
     'Put the backend back to its start seed: users, keys and records; rate windows and the gateway cleared',
-    object({ reset: { const: true }, users: seededUsers }),
+    object({ reset: z.literal(true), users: seededUsers }),
     { hint: ' (back to the start seed: users, keys, records; gateway cleared)' },
   ),
   control(
@@ -223,17 +224,15 @@ export const CONTROL_OPERATIONS = [
     }),
     {
       status: 201,
-      body: checkedElsewhere({
-        type: 'object',
-        properties: {
-          users: list(fixtureUser),
-          domains: list(owned('domain', 'DomainCreate')),
-          pixels: list(owned('pixel', 'PixelCreate')),
-          qrs: list(owned('QR code', 'QrCreate')),
-          devices: list(inputJsonSchema(DEVICE_INPUT)),
-        },
-        additionalProperties: false,
-      }),
+      body: checkedElsewhere(
+        z.strictObject({
+          users: z.optional(list(fixtureUser)),
+          domains: z.optional(list(owned('domain', 'DomainCreate'))),
+          pixels: z.optional(list(owned('pixel', 'PixelCreate'))),
+          qrs: z.optional(list(owned('QR code', 'QrCreate'))),
+          devices: z.optional(list(DEVICE_INPUT)),
+        }),
+      ),
       hint: ' {users?, domains?, pixels?, qrs?, devices?} (all or nothing; owner: username)',
     },
   ),
@@ -250,7 +249,7 @@ export const CONTROL_OPERATIONS = [
     'PUT',
     '/__mock/snapshot',
     'Replace the whole state with a snapshot, all or nothing, checked by the rules of the routes that create its rows',
-    object({ restored: { const: true }, users: seededUsers }),
+    object({ restored: z.literal(true), users: seededUsers }),
     {
       body: checkedElsewhere(SNAPSHOT),
       extra: {
@@ -564,7 +563,7 @@ export const STORED_MEDIA_OPERATION: OwnOperation = {
   status: 200,
   params: input({ id: requiredText('Storage id.'), file: requiredText('File name.') }),
   responses: {
-    '200': { description: 'The file, with its content type.', content: { '*/*': { schema: { type: 'string' } } } },
+    '200': { description: 'The file, with its content type.', content: { '*/*': { schema: str() } } },
     '404': { description: 'No such media, or it expired.', content: json(controlError) },
   },
 };
@@ -586,7 +585,7 @@ export const INSPECTOR_EVENTS_OPERATION: OwnOperation = {
     '200': {
       description:
         'A `text/event-stream`: blocks of `event: <name>` and one `data: <JSON>` line. Keep-alive comments every 5 s.',
-      content: { 'text/event-stream': { schema: { type: 'string' } } },
+      content: { 'text/event-stream': { schema: str() } },
     },
     '401': ERRORS['401'],
   },
@@ -602,11 +601,11 @@ export const INSPECTOR_PAGE_OPERATION: OwnOperation = {
   token: false,
   status: 200,
   responses: {
-    '200': { description: 'The page.', content: { 'text/html': { schema: { type: 'string' } } } },
+    '200': { description: 'The page.', content: { 'text/html': { schema: str() } } },
     '404': {
       description:
         'Not served here: the in-process backend and msw handlers have no inspector page, only `linkgate mock` and `startMockServer` do.',
-      content: json({ $ref: '#/components/schemas/ErrorEnvelope' }),
+      content: json(component('ErrorEnvelope')),
     },
   },
 };

@@ -37,9 +37,10 @@ export const requiredText = (description?: string, options: TextOptions = {}) =>
 
 /**
  * A body whose rows another module checks with rules of its own (the fixture's and the snapshot's, by the store's
- * rules): any JSON object passes here; `documented` is its JSON Schema in the document.
+ * rules): any JSON object passes here; `documented` is what the document shows.
  */
-export const checkedElsewhere = (documented: Record<string, unknown>) => z.looseObject({}).check(z.meta(documented));
+export const checkedElsewhere = (documented: z.core.$ZodType) =>
+  z.looseObject({}).check(z.meta(inputJsonSchema(documented)));
 
 /** An optional boolean. */
 export const flag = (description?: string) =>
@@ -88,11 +89,18 @@ export function parseOwnInput(schema: z.core.$ZodType, body: Record<string, unkn
   throw new GatewayInputError(fieldName(issue.path) || 'body', issue.message);
 }
 
-/** The JSON Schema of a declared input, for the OpenAPI document (what a client may send). */
-export function inputJsonSchema(schema: z.core.$ZodType): Record<string, unknown> {
-  const { $schema: _, ...rest } = z.toJSONSchema(schema, { io: 'input', target: 'draft-2020-12' }) as Record<
-    string,
-    unknown
-  >;
+/**
+ * The JSON Schema of a declared input (or, with `io: 'output'`, an answer) for the OpenAPI document. A whole number
+ * is written without the safe-integer bounds zod adds: they say nothing a reader needs.
+ */
+export function inputJsonSchema(schema: z.core.$ZodType, io: 'input' | 'output' = 'input'): Record<string, unknown> {
+  const { $schema: _, ...rest } = z.toJSONSchema(schema, {
+    io,
+    target: 'draft-2020-12',
+    override: ({ jsonSchema }) => {
+      if (jsonSchema.minimum === Number.MIN_SAFE_INTEGER) delete jsonSchema.minimum;
+      if (jsonSchema.maximum === Number.MAX_SAFE_INTEGER) delete jsonSchema.maximum;
+    },
+  }) as Record<string, unknown>;
   return rest;
 }

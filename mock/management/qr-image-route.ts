@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { routerPath } from '../http/operation-route.js';
 import { input } from '../http/own-input.js';
-import { json, type OwnOperation } from '../http/own-operation.js';
+import { component, json, type OwnOperation, str } from '../http/own-operation.js';
 import { failure } from '../http/responses.js';
 import type { RouteGroup } from '../http/router.js';
 import type { MockRequest, MockResponse } from '../http/types.js';
@@ -31,9 +31,9 @@ export const QR_IMAGE_OPERATION: OwnOperation = {
   responses: {
     '200': {
       description: 'The image.',
-      content: { 'image/png': { schema: { type: 'string', contentMediaType: 'image/png' } } },
+      content: { 'image/png': { schema: str(undefined, { contentMediaType: 'image/png' }) } },
     },
-    '404': { description: 'No such QR code.', content: json({ $ref: '#/components/schemas/ErrorEnvelope' }) },
+    '404': { description: 'No such QR code.', content: json(component('ErrorEnvelope')) },
   },
 };
 
