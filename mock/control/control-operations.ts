@@ -1,6 +1,7 @@
-// Every endpoint of the `/__mock/` control API, declared once: the routes take method, path and status from here
+// Every endpoint of the `/__mock/` control API, declared once, in zod like the product's operations: the routes take
+// method, path and status from here and parse body, path and query with it before the handler runs
 // (mock/control/control-routes.ts, state-routes.ts, media-routes.ts; handlers keyed by `id`), the OpenAPI document
-// everything else (mock/openapi-control.ts), and the index at `GET /__mock/` its lines. To add an endpoint, add a row
+// renders the same schemas (mock/openapi/own-endpoints.ts), and the index at `GET /__mock/` takes its lines. To add an endpoint, add a row
 // to CONTROL_OPERATIONS and its handler: a row without a handler, or a handler without a row, fails to compile. An
 // endpoint served outside the router (not JSON) is a row of its own like STORED_MEDIA_OPERATION, listed in mockOwnPaths.
 import * as z from 'zod/mini';
