@@ -1,26 +1,28 @@
-// Every endpoint of the `/__mock/` control API, declared once: the routes take method, path and status from here
+// Every endpoint of the `/__mock/` control API, declared once, in zod like the product's operations: the routes take
+// method, path and status from here and parse body, path and query with it before the handler runs
 // (mock/control/control-routes.ts, state-routes.ts, media-routes.ts; handlers keyed by `id`), the OpenAPI document
-// everything else (mock/openapi-control.ts), and the index at `GET /__mock/` its lines. To add an endpoint, add a row
+// renders the same schemas (mock/openapi/own-endpoints.ts), and the index at `GET /__mock/` takes its lines. To add an endpoint, add a row
 // to CONTROL_OPERATIONS and its handler: a row without a handler, or a handler without a row, fails to compile. An
 // endpoint served outside the router (not JSON) is a row of its own like STORED_MEDIA_OPERATION, listed in mockOwnPaths.
+import * as z from 'zod/mini';
 import { ACK_STATUS_CODES, DEVICE_STATUSES, EVENT_NAMES } from '../../src/schemas/events.js';
+import { checkedElsewhere, flag, input, oneOf, requiredText, text, whole } from '../http/own-input.js';
 import {
   anyObject,
   bool,
+  component,
   int,
-  type Json,
   json,
   list,
   type OwnOperation,
   object,
   ownRoutePath,
-  pathParam,
-  query,
   str,
 } from '../http/own-operation.js';
-import { CHAT_KINDS } from '../messaging/chat-kind.js';
+import { CHAT_KINDS, type ChatKind } from '../messaging/chat-kind.js';
+import { DEFAULT_TENANT } from '../messaging/messaging-keyring.js';
 
-const controlError = { $ref: '#/components/schemas/ControlError' };
+const controlError = component('ControlError');
 const ERRORS = {
   '400': { description: 'Bad input: `field` names it and `rule` says what it must be.', content: json(controlError) },
   '401': { description: 'The control token is missing or wrong.', content: json(controlError) },
@@ -29,12 +31,14 @@ const NOT_FOUND = { '404': { description: 'No such item.', content: json(control
 
 /** What a control row says besides its method, path, summary and answer. */
 interface ControlDetails {
-  /** The JSON body it reads. */
-  body?: Json;
+  /** The JSON body it reads, in zod: the route parses with it. */
+  body?: z.core.$ZodType;
   /** The status of success. @default 200 */
   status?: 200 | 201;
-  /** Query and path parameters. */
-  parameters?: Json[];
+  /** Path parameters, in zod. */
+  params?: z.core.$ZodType;
+  /** Query parameters, in zod. */
+  query?: z.core.$ZodType;
   /** Failure answers besides 400 and 401. */
   extra?: Record<string, unknown>;
   /** What the index at `GET /__mock/` shows after method and path. */
@@ -47,7 +51,7 @@ function control<const I extends string>(
   method: OwnOperation['method'],
   path: string,
   summary: string,
-  answer: Json,
+  answer: z.core.$ZodType,
   details: ControlDetails = {},
 ): OwnOperation<I> {
   const status = details.status ?? 200;
@@ -59,33 +63,54 @@ function control<const I extends string>(
     tag: 'control',
     token: true,
     status,
-    ...(details.parameters && { parameters: details.parameters }),
+    ...(details.params && { params: details.params }),
+    ...(details.query && { query: details.query }),
     ...(details.body && { body: details.body }),
     ...(details.hint && { hint: details.hint }),
     responses: { [status]: { description: 'Done.', content: json(answer) }, ...ERRORS, ...details.extra },
   };
 }
 
-const tenant = str('Workspace id of the messaging API.', { default: 'default' });
-const tenantQuery = query('tenant', 'Only this tenant’s.');
-const keySlot = pathParam('id', 'Key slot id, e.g. key_1.');
+/** A workspace of the messaging API, with checkTenant's rule (messaging-keyring.ts); `default` when absent. */
+const TENANT_RULE = 'must be 1-64 letters, digits, "_", "-" or "."';
+const TENANT = z
+  .string({ error: TENANT_RULE })
+  .check(
+    z.regex(/^[\w.-]{1,64}$/, { error: TENANT_RULE }),
+    z.meta({ description: 'Workspace id of the messaging API.' }),
+  );
+const tenantField = () => z._default(TENANT, DEFAULT_TENANT);
+/** A query filtering by tenant: any name (one no tenant has lists nothing). */
+const BY_TENANT = input({ tenant: text('Only this tenant’s.') });
+const KEY_SLOT = input({ id: requiredText('Key slot id, e.g. key_1.') });
 
-const webhookInput = object(
-  {
-    tenant,
-    device_id: str('Set a device override instead of the tenant endpoint.'),
-    url: str('Receiver URL: HTTPS, or http on loopback (any host with --allow-http-receivers).', { format: 'uri' }),
-    secret: str('`whsec_live_` (tenant) or `whsec_dev_` (device) + 32 hex characters; generated when absent.'),
-    events: list({ type: 'string', enum: [...EVENT_NAMES] }, 'Events to deliver; absent: the default selection.'),
-  },
-  ['url'],
-);
-const deviceInput = object({
-  tenant,
-  id: str('Device id; generated (`dev_<n>`) when absent.'),
-  name: str(),
-  phone: str('Digits.'),
-  status: str('Starting status.', { enum: [...DEVICE_STATUSES], default: 'ONLINE' }),
+// Each field's rule is worded as the gateway's own check words it (the in-process API keeps those checks).
+const WEBHOOK_INPUT = input({
+  tenant: tenantField(),
+  device_id: text('Set a device override instead of the tenant endpoint.'),
+  url: requiredText('Receiver URL: HTTPS, or http on loopback (any host with --allow-http-receivers).', {
+    format: 'uri',
+    error: 'is required and must be a string',
+  }),
+  secret: text('`whsec_live_` (tenant) or `whsec_dev_` (device) + 32 hex characters; generated when absent.', {
+    error: 'must be "whsec_live_" (tenant) or "whsec_dev_" (device) followed by 32 hex characters',
+  }),
+  events: z.optional(
+    z
+      .array(z.enum(EVENT_NAMES, { error: `must be one of ${EVENT_NAMES.join(', ')}` }), {
+        error: `must be an array of event names (${EVENT_NAMES.join(', ')})`,
+      })
+      .check(z.meta({ description: 'Events to deliver; absent: the default selection.' })),
+  ),
+});
+const DEVICE_INPUT = input({
+  tenant: tenantField(),
+  id: text('Device id; generated (`dev_<n>`) when absent.', {
+    error: 'must be 1-64 letters, digits, "_", "-", "." or ":"',
+  }),
+  name: text(undefined, { error: 'must be a non-empty string' }),
+  phone: text('Digits.', { error: 'must be 6-20 digits' }),
+  status: oneOf(DEVICE_STATUSES, 'Starting status.', { fallback: 'ONLINE' }),
 });
 const fixtureUser = object(
   {
@@ -97,15 +122,14 @@ const fixtureUser = object(
   },
   ['username', 'email'],
 );
-const owned = (what: string, schema: string) => ({
-  allOf: [
-    { $ref: `#/components/schemas/${schema}` },
+const owned = (what: string, schema: string) =>
+  z.intersection(
+    component(schema),
     object({ owner: str(`Username of the ${what}’s owner (an existing user or one of this fixture’s users).`) }, [
       'owner',
     ]),
-  ],
-});
-const created = (extra: Record<string, unknown> = {}) =>
+  );
+const created = (extra: Record<string, z.core.$ZodType> = {}) =>
   list(object({ id: int(), owner: str(), ...extra }, ['id', 'owner']));
 const seededUsers = list(object({ id: int(), username: str(), apikey: str(), admin: bool() }));
 
@@ -115,8 +139,8 @@ const seededUsers = list(object({ id: int(), username: str(), apikey: str(), adm
  */
 const SNAPSHOT = object(
   {
-    format: str('What the document is.', { enum: ['linkgate-mock-state'] }),
-    version: int('The snapshot format; this linkgate reads 1.', { enum: [1] }),
+    format: z.literal('linkgate-mock-state').check(z.meta({ description: 'What the document is.' })),
+    version: z.literal(1).check(z.meta({ description: 'The snapshot format; this linkgate reads 1.' })),
     store: anyObject(
       'Tables users, domains, pixels, qrs, splash, overlays, plans (rows as the mock stores them) and nextIds.',
     ),
@@ -145,23 +169,28 @@ const IN_FLIGHT_ATTEMPT = object(
 const DEAD_LETTER = object(
   {
     deliveryId: str('The `X-Service-Delivery-ID`, kept on replay.'),
-    event: str('The event name.', { enum: [...EVENT_NAMES] }),
+    event: z.enum(EVENT_NAMES).check(z.meta({ description: 'The event name.' })),
     body: str('The JSON body as sent: one of the webhook events.', {
       contentMediaType: 'application/json',
       contentSchema: { $ref: '#/components/schemas/WebhookEvent' },
     }),
-    reason: str('`exhausted`: 6 failed attempts; `rejected`: the receiver answered neither 200 nor 5xx.', {
-      enum: ['exhausted', 'rejected'],
-    }),
+    reason: z.enum(['exhausted', 'rejected']).check(
+      z.meta({
+        description: '`exhausted`: 6 failed attempts; `rejected`: the receiver answered neither 200 nor 5xx.',
+      }),
+    ),
   },
   ['deliveryId', 'event', 'body', 'reason'],
   'A dead letter.',
 );
 
 const simulated = anyObject('What was simulated: the event and its delivery.');
-const simulate = <const I extends string>(id: I, path: string, summary: string, body: Json, hint: string) =>
+const simulate = <const I extends string>(id: I, path: string, summary: string, body: z.core.$ZodType, hint: string) =>
   control(id, 'POST', path, summary, simulated, { body, extra: NOT_FOUND, hint });
-const device_id = str('The device.');
+/** The device of a simulation: its rule as the device registry words it. */
+const DEVICE_ID = z.string({ error: 'is required (a device id)' }).check(z.meta({ description: 'The device.' }));
+const RECEIPT_STATUSES = Object.keys(ACK_STATUS_CODES) as [string, ...string[]];
+const PAIRING_ACTIONS = ['start', 'scan', 'cancel'] as const;
 const replayed = anyObject('What was replayed.');
 
 /** The control API, in the document's order. */
@@ -179,7 +208,7 @@ export const CONTROL_OPERATIONS = [
     'POST',
     '/__mock/reset',
     'Put the backend back to its start seed: users, keys and records; rate windows and the gateway cleared',
-    object({ reset: { const: true }, users: seededUsers }),
+    object({ reset: z.literal(true), users: seededUsers }),
     { hint: ' (back to the start seed: users, keys, records; gateway cleared)' },
   ),
   control(
@@ -196,22 +225,22 @@ export const CONTROL_OPERATIONS = [
     }),
     {
       status: 201,
-      body: {
-        type: 'object',
-        properties: {
-          users: list(fixtureUser),
-          domains: list(owned('domain', 'DomainCreate')),
-          pixels: list(owned('pixel', 'PixelCreate')),
-          qrs: list(owned('QR code', 'QrCreate')),
-          devices: list(deviceInput),
-          variants: list(
-            str(
-              'Production variants a recording was made against: accepted only when they are the running mock’s (variants are chosen at start: --variant, or --fixture <recording>).',
+      body: checkedElsewhere(
+        z.strictObject({
+          users: z.optional(list(fixtureUser)),
+          domains: z.optional(list(owned('domain', 'DomainCreate'))),
+          pixels: z.optional(list(owned('pixel', 'PixelCreate'))),
+          qrs: z.optional(list(owned('QR code', 'QrCreate'))),
+          devices: z.optional(list(DEVICE_INPUT)),
+          variants: z.optional(
+            list(
+              str(
+                'Production variants a recording was made against: accepted only when they are the running mock’s (variants are chosen at start: --variant, or --fixture <recording>).',
+              ),
             ),
           ),
-        },
-        additionalProperties: false,
-      },
+        }),
+      ),
       hint: ' {users?, domains?, pixels?, qrs?, devices?, variants?} (all or nothing; owner: username)',
     },
   ),
@@ -228,9 +257,9 @@ export const CONTROL_OPERATIONS = [
     'PUT',
     '/__mock/snapshot',
     'Replace the whole state with a snapshot, all or nothing, checked by the rules of the routes that create its rows',
-    object({ restored: { const: true }, users: seededUsers }),
+    object({ restored: z.literal(true), users: seededUsers }),
     {
-      body: SNAPSHOT,
+      body: checkedElsewhere(SNAPSHOT),
       extra: {
         '413': {
           description:
@@ -247,7 +276,7 @@ export const CONTROL_OPERATIONS = [
     '/__mock/webhooks',
     'Set the tenant’s receiver, or a device override',
     anyObject('The endpoint set.'),
-    { status: 201, body: webhookInput, extra: NOT_FOUND, hint: ' {tenant?, device_id?, url, secret?, events?}' },
+    { status: 201, body: WEBHOOK_INPUT, extra: NOT_FOUND, hint: ' {tenant?, device_id?, url, secret?, events?}' },
   ),
   control(
     'listWebhooks',
@@ -256,7 +285,15 @@ export const CONTROL_OPERATIONS = [
     'List receivers (secrets shown by prefix unless redact=0)',
     anyObject('Tenants and devices.'),
     {
-      parameters: [query('redact', '`0` shows the secrets in full.')],
+      query: input({
+        redact: z.optional(
+          z
+            .enum(['0', '1', 'true', 'false'], {
+              error: 'must be 1 or true (the default: secrets shown by prefix), 0 or false (in full)',
+            })
+            .check(z.meta({ description: '`0` shows the secrets in full.' })),
+        ),
+      }),
       hint: '?redact=0 (secrets by prefix unless redact=0)',
     },
   ),
@@ -267,20 +304,20 @@ export const CONTROL_OPERATIONS = [
     'Remove the tenant’s receiver or a device override',
     object({ removed: bool() }),
     {
-      parameters: [
-        query('tenant', 'The tenant whose receiver goes.'),
-        query('device_id', 'The device whose override goes.'),
-      ],
+      query: input({
+        tenant: z._default(TENANT.check(z.meta({ description: 'The tenant whose receiver goes.' })), DEFAULT_TENANT),
+        device_id: text('The device whose override goes.'),
+      }),
       hint: '?tenant=|device_id=',
     },
   ),
   control('addDevice', 'POST', '/__mock/devices', 'Add a device', anyObject('The device.'), {
     status: 201,
-    body: deviceInput,
+    body: DEVICE_INPUT,
     hint: ' {tenant?, id?, name?, phone?, status?}',
   }),
   control('listDevices', 'GET', '/__mock/devices', 'List devices', object({ devices: list(anyObject('A device.')) }), {
-    parameters: [tenantQuery],
+    query: BY_TENANT,
     hint: '?tenant=',
   }),
   control(
@@ -291,10 +328,12 @@ export const CONTROL_OPERATIONS = [
     anyObject('The key.'),
     {
       status: 201,
-      body: object({
-        tenant,
-        label: str(),
-        key: str('`gw_live_` + 24 or more letters or digits; generated when absent.'),
+      body: input({
+        tenant: tenantField(),
+        label: text(),
+        key: text('`gw_live_` + 24 or more letters or digits; generated when absent.', {
+          error: 'must be "gw_live_" followed by 24 or more letters or digits',
+        }),
       }),
       hint: ' {tenant?, label?, key?}',
     },
@@ -305,7 +344,7 @@ export const CONTROL_OPERATIONS = [
     '/__mock/keys',
     'List messaging keys (previews only)',
     object({ keys: list(anyObject('A key slot.')) }),
-    { parameters: [tenantQuery], hint: '?tenant=' },
+    { query: BY_TENANT, hint: '?tenant=' },
   ),
   control(
     'regenerateMessagingKey',
@@ -313,7 +352,7 @@ export const CONTROL_OPERATIONS = [
     '/__mock/keys/{id}/regenerate',
     'Replace a key slot’s key',
     anyObject('The new key.'),
-    { status: 201, parameters: [keySlot], extra: NOT_FOUND },
+    { status: 201, params: KEY_SLOT, extra: NOT_FOUND },
   ),
   control(
     'revokeMessagingKey',
@@ -322,7 +361,7 @@ export const CONTROL_OPERATIONS = [
     'Revoke a messaging key',
     anyObject('The revoked key slot.'),
     {
-      parameters: [keySlot],
+      params: KEY_SLOT,
       extra: NOT_FOUND,
     },
   ),
@@ -333,11 +372,15 @@ export const CONTROL_OPERATIONS = [
     'Inject faults into the next deliveries',
     object({ armed: int('Deliveries with faults still armed.') }),
     {
-      body: object({
-        duplicate: bool('Deliver twice with the same delivery id.'),
-        staleTimestamp: { oneOf: [bool(), int('Seconds in the past.', { minimum: 1 })] },
-        wrongSecret: bool('Send another secret.'),
-        times: int('How many deliveries.', { minimum: 1, maximum: 1000, default: 1 }),
+      body: input({
+        duplicate: flag('Deliver twice with the same delivery id.'),
+        staleTimestamp: z.optional(
+          z.union([z.boolean(), z.int().check(z.gte(1), z.meta({ description: 'Seconds in the past.' }))], {
+            error: 'must be a boolean or a positive whole number of seconds',
+          }),
+        ),
+        wrongSecret: flag('Send another secret.'),
+        times: z._default(whole(1, 1000, 'How many deliveries.'), 1),
       }),
       hint: ' {duplicate?, staleTimestamp?, wrongSecret?, times?}',
     },
@@ -355,7 +398,9 @@ export const CONTROL_OPERATIONS = [
       ['now', 'inFlight'],
     ),
     {
-      body: object({ ms: int('Milliseconds to move.', { minimum: 0 }) }, ['ms']),
+      body: input({
+        ms: whole(0, 365 * 24 * 3_600_000, 'Milliseconds to move.', 'is required: a whole number of milliseconds >= 0'),
+      }),
       extra: { '409': { description: 'The server runs on the real clock.', content: json(controlError) } },
       hint: ' {ms} (manual clock only)',
     },
@@ -364,64 +409,60 @@ export const CONTROL_OPERATIONS = [
     'simulateMessage',
     '/__mock/simulate/message',
     'An inbound one-to-one message (message.received)',
-    object(
-      {
-        device_id,
-        sender: str('Phone number, digits.'),
-        text: str(),
-        push_name: str(),
-        chat_jid: str(),
-        chat_type: str('Non-one-to-one chats are dropped.', { enum: [...CHAT_KINDS] }),
-        media: anyObject('`{ mime_type, file_name?, file_size? }`: attached media.'),
-      },
-      ['device_id', 'sender'],
-    ),
+    input({
+      device_id: DEVICE_ID,
+      sender: requiredText('Phone number, digits.'),
+      text: text(),
+      push_name: text(),
+      chat_jid: text(),
+      chat_type: oneOf(
+        CHAT_KINDS as readonly ChatKind[] as [ChatKind, ...ChatKind[]],
+        'Non-one-to-one chats are dropped.',
+      ),
+      media: z.optional(
+        z
+          .looseObject({}, { error: 'must be an object with mime_type' })
+          .check(z.meta({ description: '`{ mime_type, file_name?, file_size? }`: attached media.' })),
+      ),
+    }),
     ` {device_id, sender, text?, push_name?, chat_jid?, chat_type? (${CHAT_KINDS.join('|')}), media?}`,
   ),
   simulate(
     'simulateAck',
     '/__mock/simulate/ack',
     'A delivery receipt (message.ack)',
-    object(
-      {
-        device_id,
-        message_id: str(),
-        recipient: str(),
-        status: str(undefined, { enum: Object.keys(ACK_STATUS_CODES) }),
-      },
-      ['device_id', 'message_id', 'recipient', 'status'],
-    ),
+    input({
+      device_id: DEVICE_ID,
+      message_id: requiredText(),
+      recipient: requiredText(),
+      status: oneOf(RECEIPT_STATUSES, undefined, { missing: `is required: one of ${RECEIPT_STATUSES.join(', ')}` }),
+    }),
     ' {device_id, message_id, recipient, status}',
   ),
   simulate(
     'simulateSent',
     '/__mock/simulate/sent',
     'A dispatch confirmation (message.sent)',
-    object({ device_id, message_id: str(), recipient: str(), text: str() }, ['device_id', 'message_id', 'recipient']),
+    input({ device_id: DEVICE_ID, message_id: requiredText(), recipient: requiredText(), text: text() }),
     ' {device_id, message_id, recipient, text?}',
   ),
   simulate(
     'simulateStatus',
     '/__mock/simulate/status',
     'A device status change (device.status)',
-    object(
-      {
-        device_id,
-        status: str(undefined, { enum: [...DEVICE_STATUSES] }),
-        reason: str(),
-        heat_score: { type: 'number' },
-      },
-      ['device_id', 'status'],
-    ),
+    input({
+      device_id: DEVICE_ID,
+      status: oneOf(DEVICE_STATUSES, undefined, { missing: `must be one of ${DEVICE_STATUSES.join(', ')}` }),
+      reason: text(),
+      heat_score: z.optional(whole(0, 100)),
+    }),
     ' {device_id, status, reason?, heat_score?}',
   ),
   simulate(
     'simulatePairing',
     '/__mock/simulate/pairing',
     'The pairing flow: QR frames (device.qr), then a status',
-    object({ device_id, action: str(undefined, { enum: ['start', 'scan', 'cancel'], default: 'start' }) }, [
-      'device_id',
-    ]),
+    input({ device_id: DEVICE_ID, action: z._default(oneOf(PAIRING_ACTIONS, 'What the pairing does next.'), 'start') }),
     ' {device_id, action: start|scan|cancel}',
   ),
   control(
@@ -446,12 +487,12 @@ export const CONTROL_OPERATIONS = [
     'Recorded delivery attempts',
     object({ attempts: list(anyObject('An attempt record.')) }),
     {
-      parameters: [
-        query('delivery_id', 'Only this delivery’s.'),
-        query('url', 'Only to this receiver.'),
-        tenantQuery,
-        query('redact', '`1` hides X-Service-Secret.'),
-      ],
+      query: input({
+        delivery_id: text('Only this delivery’s.'),
+        url: text('Only to this receiver.'),
+        tenant: text('Only this tenant’s.'),
+        redact: text('`1` hides X-Service-Secret.'),
+      }),
       hint: '?delivery_id=&url=&tenant=&redact=1',
     },
   ),
@@ -482,7 +523,7 @@ export const CONTROL_OPERATIONS = [
     '/__mock/dead-letters',
     'The dead-letter queue',
     object({ items: list(DEAD_LETTER), evicted: int() }),
-    { parameters: [tenantQuery], hint: '?tenant=' },
+    { query: BY_TENANT, hint: '?tenant=' },
   ),
   control(
     'purgeDeadLetters',
@@ -491,7 +532,7 @@ export const CONTROL_OPERATIONS = [
     'Empty the dead-letter queue',
     object({ purged: int() }),
     {
-      parameters: [tenantQuery],
+      query: input({ tenant: z.optional(TENANT.check(z.meta({ description: 'Only this tenant’s.' }))) }),
       hint: '?tenant=',
     },
   ),
@@ -501,7 +542,7 @@ export const CONTROL_OPERATIONS = [
     '/__mock/dead-letters/replay',
     'Replay every dead letter (of a tenant)',
     replayed,
-    { body: object({ tenant }), hint: ' {tenant?}' },
+    { body: input({ tenant: z.optional(TENANT) }), hint: ' {tenant?}' },
   ),
   control(
     'replayDeadLetter',
@@ -509,7 +550,7 @@ export const CONTROL_OPERATIONS = [
     '/__mock/dead-letters/{id}/replay',
     'Replay one dead letter, keeping its delivery id',
     replayed,
-    { parameters: [pathParam('id', 'The delivery id.')], extra: NOT_FOUND },
+    { params: input({ id: requiredText('The delivery id.') }), extra: NOT_FOUND },
   ),
 ] as const;
 
@@ -528,9 +569,9 @@ export const STORED_MEDIA_OPERATION: OwnOperation = {
   tag: 'control',
   token: false,
   status: 200,
-  parameters: [pathParam('id', 'Storage id.'), pathParam('file', 'File name.')],
+  params: input({ id: requiredText('Storage id.'), file: requiredText('File name.') }),
   responses: {
-    '200': { description: 'The file, with its content type.', content: { '*/*': { schema: { type: 'string' } } } },
+    '200': { description: 'The file, with its content type.', content: { '*/*': { schema: str() } } },
     '404': { description: 'No such media, or it expired.', content: json(controlError) },
   },
 };
@@ -552,7 +593,7 @@ export const INSPECTOR_EVENTS_OPERATION: OwnOperation = {
     '200': {
       description:
         'A `text/event-stream`: blocks of `event: <name>` and one `data: <JSON>` line. Keep-alive comments every 5 s.',
-      content: { 'text/event-stream': { schema: { type: 'string' } } },
+      content: { 'text/event-stream': { schema: str() } },
     },
     '401': ERRORS['401'],
   },
@@ -568,11 +609,11 @@ export const INSPECTOR_PAGE_OPERATION: OwnOperation = {
   token: false,
   status: 200,
   responses: {
-    '200': { description: 'The page.', content: { 'text/html': { schema: { type: 'string' } } } },
+    '200': { description: 'The page.', content: { 'text/html': { schema: str() } } },
     '404': {
       description:
         'Not served here: the in-process backend and msw handlers have no inspector page, only `linkgate mock` and `startMockServer` do.',
-      content: json({ $ref: '#/components/schemas/ErrorEnvelope' }),
+      content: json(component('ErrorEnvelope')),
     },
   },
 };

@@ -5,11 +5,9 @@ import type { Gateway } from '../gateway/gateway.js';
 import { json } from '../http/responses.js';
 import type { Route, RouteGroup } from '../http/router.js';
 import { MEDIA_ROUTE_PREFIX } from '../messaging/media-store.js';
-import { checkTenant } from '../messaging/messaging-keyring.js';
 import { GatewayInputError } from '../shared/gateway-input-error.js';
 import type { ManualClock } from '../shared/manual-clock.js';
-import { intField, stringField } from '../simulators/simulation-input.js';
-import { type ControlHandler, controlRoute, queryFlag } from './control-answer.js';
+import { type ControlHandler, controlRoute } from './control-answer.js';
 import {
   CONTROL_OPERATIONS,
   type ControlOperationId,
@@ -74,8 +72,8 @@ function configHandlers(gateway: Gateway) {
   return {
     listControlEndpoints: () => ({ endpoints }),
     setWebhook: (body) => {
-      const tenant = checkTenant(body.tenant);
-      const deviceId = stringField(body, 'device_id');
+      const tenant = body.tenant as string;
+      const deviceId = body.device_id as string | undefined;
       const input = {
         url: body.url as string,
         secret: body.secret as string | undefined,
@@ -87,32 +85,23 @@ function configHandlers(gateway: Gateway) {
       }
       return { tenant, ...gateway.routing.setTenant(tenant, input) };
     },
-    listWebhooks: (_b, { req }) => webhookList(gateway, req.query.get('redact')),
-    removeWebhook: (_body, { req }) => {
-      const deviceId = req.query.get('device_id');
-      if (deviceId !== null) return { removed: gateway.routing.removeDevice(deviceId) };
-      return { removed: gateway.routing.removeTenant(checkTenant(req.query.get('tenant') ?? undefined)) };
+    listWebhooks: (_b, { query }) => webhookList(gateway, query.redact !== '0' && query.redact !== 'false'),
+    removeWebhook: (_body, { query }) => {
+      if (query.device_id !== undefined) return { removed: gateway.routing.removeDevice(query.device_id as string) };
+      return { removed: gateway.routing.removeTenant(query.tenant as string) };
     },
     addDevice: (body) => gateway.devices.add(body),
-    listDevices: (_b, { req }) => ({ devices: gateway.devices.list(req.query.get('tenant') ?? undefined) }),
+    listDevices: (_b, { query }) => ({ devices: gateway.devices.list(query.tenant as string | undefined) }),
     createMessagingKey: (body) => gateway.keys.create(body),
-    listMessagingKeys: (_b, { req }) => ({ keys: gateway.keys.list(req.query.get('tenant') ?? undefined) }),
+    listMessagingKeys: (_b, { query }) => ({ keys: gateway.keys.list(query.tenant as string | undefined) }),
     regenerateMessagingKey: (_b, { params }) => gateway.keys.regenerate(params.id!),
     revokeMessagingKey: (_b, { params }) => gateway.keys.revoke(params.id!),
     armFaults: (body) => {
       const faults: Faults = {};
-      for (const name of ['duplicate', 'wrongSecret'] as const) {
-        if (body[name] !== undefined && typeof body[name] !== 'boolean')
-          throw new GatewayInputError(name, 'must be a boolean');
-        if (body[name]) faults[name] = true;
-      }
-      const stale = body.staleTimestamp;
-      if (stale !== undefined && typeof stale !== 'boolean' && !(Number.isInteger(stale) && (stale as number) > 0)) {
-        throw new GatewayInputError('staleTimestamp', 'must be a boolean or a positive whole number of seconds');
-      }
-      if (stale) faults.staleTimestamp = stale as boolean | number;
-      const times = intField(body, 'times', 1, 1000) ?? 1;
-      gateway.faults.next(faults, times);
+      if (body.duplicate) faults.duplicate = true;
+      if (body.wrongSecret) faults.wrongSecret = true;
+      if (body.staleTimestamp) faults.staleTimestamp = body.staleTimestamp as boolean | number;
+      gateway.faults.next(faults, body.times as number);
       return { armed: gateway.faults.armed };
     },
     advanceClock: async (body) => {
@@ -124,8 +113,7 @@ function configHandlers(gateway: Gateway) {
           409,
         );
       }
-      const ms = intField(body, 'ms', 0, 365 * 24 * 3_600_000);
-      if (ms === undefined) throw new GatewayInputError('ms', 'is required: a whole number of milliseconds >= 0');
+      const ms = body.ms as number;
       // Steps timer by timer, giving attempts in flight a moment to be answered; a hanging one times out on the way.
       const inFlight = await gateway.advance(ms);
       return { now: clock.now(), inFlight };
@@ -143,12 +131,8 @@ function simulationHandlers(gateway: Gateway) {
     simulateSent: (body) => gateway.simulate.sent(body as never),
     simulateStatus: (body) => gateway.simulate.status(body as never),
     simulatePairing: (body) => {
-      const action = body.action ?? 'start';
       const input = body as { device_id: string };
-      if (action === 'start') return gateway.simulate.pairing.start(input);
-      if (action === 'scan') return gateway.simulate.pairing.scan(input);
-      if (action === 'cancel') return gateway.simulate.pairing.cancel(input);
-      throw new GatewayInputError('action', 'must be one of start, scan, cancel');
+      return gateway.simulate.pairing[body.action as 'start' | 'scan' | 'cancel'](input);
     },
     drainDeliveries: async () => drainAnswer(gateway),
   } satisfies Partial<ControlHandlers<ControlOperationId>>;
@@ -156,29 +140,23 @@ function simulationHandlers(gateway: Gateway) {
 
 function inspectionHandlers(gateway: Gateway) {
   return {
-    listAttempts: (_b, { req }) => ({
+    listAttempts: (_b, { query }) => ({
       attempts: gateway.attempts({
-        deliveryId: req.query.get('delivery_id') ?? undefined,
-        url: req.query.get('url') ?? undefined,
-        tenant: req.query.get('tenant') ?? undefined,
-        redact: queryFlag(req, 'redact'),
+        deliveryId: query.delivery_id as string | undefined,
+        url: query.url as string | undefined,
+        tenant: query.tenant as string | undefined,
+        redact: query.redact === '1' || query.redact === 'true',
       }),
     }),
     listCircuits: () => ({ circuits: gateway.circuits() }),
     listScheduled: () => ({ scheduled: gateway.scheduled() }),
     listDropped: () => ({ dropped: gateway.dropped() }),
-    listDeadLetters: (_b, { req }) => {
-      const tenant = req.query.get('tenant') ?? undefined;
+    listDeadLetters: (_b, { query }) => {
+      const tenant = query.tenant as string | undefined;
       return { items: gateway.deadLetters.list(tenant), evicted: gateway.deadLetters.evicted(tenant) };
     },
-    replayDeadLetters: (body) => {
-      const tenant = body.tenant === undefined ? undefined : checkTenant(body.tenant);
-      return gateway.replayAll(tenant);
-    },
+    replayDeadLetters: (body) => gateway.replayAll(body.tenant as string | undefined),
     replayDeadLetter: (_b, { params }) => gateway.replay(params.id!),
-    purgeDeadLetters: (_b, { req }) => {
-      const t = req.query.get('tenant');
-      return { purged: gateway.deadLetters.purge(t === null ? undefined : checkTenant(t)) };
-    },
+    purgeDeadLetters: (_b, { query }) => ({ purged: gateway.deadLetters.purge(query.tenant as string | undefined) }),
   } satisfies Partial<ControlHandlers<ControlOperationId>>;
 }

@@ -1,7 +1,6 @@
 import type { InFlightAttempt } from '../delivery/in-flight-attempt.js';
 import { redactSecret } from '../delivery/redact-secret.js';
 import type { Gateway } from '../gateway/gateway.js';
-import { GatewayInputError } from '../shared/gateway-input-error.js';
 
 /** What `POST /__mock/drain` answers: drained, or which attempts still wait for their receiver and what to do. */
 export interface DrainAnswer {
@@ -36,14 +35,7 @@ export async function drainAnswer(gateway: Gateway): Promise<DrainAnswer> {
  * `GET /__mock/webhooks`: every endpoint, with secrets shown by their prefix unless `redact=0` (or `false`) asks for
  * them in full. The secret is answered in full once, when the endpoint is created.
  */
-export function webhookList(gateway: Gateway, redact: string | null): { tenants: unknown[]; devices: unknown[] } {
-  if (redact !== null && !['0', '1', 'true', 'false'].includes(redact)) {
-    throw new GatewayInputError(
-      'redact',
-      'must be 1 or true (the default: secrets shown by prefix), 0 or false (in full)',
-    );
-  }
-  const hide = redact !== '0' && redact !== 'false';
+export function webhookList(gateway: Gateway, hide: boolean): { tenants: unknown[]; devices: unknown[] } {
   const show = <T extends { secret: string }>(e: T): T => (hide ? { ...e, secret: redactSecret(e.secret) } : e);
   return { tenants: gateway.routing.listTenants().map(show), devices: gateway.routing.listDevices().map(show) };
 }

@@ -1,5 +1,7 @@
+import * as z from 'zod/mini';
 import { routerPath } from '../http/operation-route.js';
-import { json, type OwnOperation, pathParam } from '../http/own-operation.js';
+import { input } from '../http/own-input.js';
+import { component, json, type OwnOperation, str } from '../http/own-operation.js';
 import { failure } from '../http/responses.js';
 import type { RouteGroup } from '../http/router.js';
 import type { MockRequest, MockResponse } from '../http/types.js';
@@ -9,7 +11,9 @@ import type { ManagementHost } from './route-context.js';
 import type { QrRow } from './store.js';
 
 /** The hex token of a QR image file name, as the route reads it. */
-const QR_TOKEN = { type: 'string', pattern: '^[0-9a-f]{1,64}$' };
+const QR_TOKEN = z
+  .string()
+  .check(z.regex(/^[0-9a-f]{1,64}$/), z.meta({ description: 'The QR code’s image token, as in its `link`.' }));
 
 /**
  * A QR code's PNG: public, like an image URL (served below; the OpenAPI document reads it too). The file is spelt
@@ -23,13 +27,13 @@ export const QR_IMAGE_OPERATION: OwnOperation = {
   tag: 'qr',
   token: false,
   status: 200,
-  parameters: [{ ...pathParam('token', 'The QR code’s image token, as in its `link`.'), schema: QR_TOKEN }],
+  params: input({ token: QR_TOKEN }),
   responses: {
     '200': {
       description: 'The image.',
-      content: { 'image/png': { schema: { type: 'string', contentMediaType: 'image/png' } } },
+      content: { 'image/png': { schema: str(undefined, { contentMediaType: 'image/png' }) } },
     },
-    '404': { description: 'No such QR code.', content: json({ $ref: '#/components/schemas/ErrorEnvelope' }) },
+    '404': { description: 'No such QR code.', content: json(component('ErrorEnvelope')) },
   },
 };
 
@@ -55,8 +59,8 @@ export function qrImageGroup(core: ManagementHost): RouteGroup<undefined> {
         method: QR_IMAGE_OPERATION.method,
         path: QR_IMAGE_ROUTE,
         async handle({ params }) {
-          const token = /^([0-9a-f]{1,64})\.png$/.exec(params.file ?? '')?.[1];
-          const row = token ? core.store.qrByToken(token) : undefined;
+          const token = /^(.*)\.png$/.exec(params.file ?? '')?.[1];
+          const row = z.safeParse(QR_TOKEN, token).success ? core.store.qrByToken(token!) : undefined;
           if (!row) return failure('QR does not exist.', { status: 404 });
           return renderQrResponse(row);
         },

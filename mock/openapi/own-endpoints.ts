@@ -9,7 +9,17 @@ import {
   INSPECTOR_PAGE_OPERATION,
   STORED_MEDIA_OPERATION,
 } from '../control/control-operations.js';
-import { type Json, json, type OwnOperation, object, openApiOperation, str } from '../http/own-operation.js';
+import { inputJsonSchema } from '../http/own-input.js';
+import {
+  anyObject,
+  component,
+  type Json,
+  json,
+  type OwnOperation,
+  object,
+  openApiOperation,
+  str,
+} from '../http/own-operation.js';
 import { QR_IMAGE_OPERATION } from '../management/qr-image-route.js';
 
 /** This document (served by openapi-document.ts). */
@@ -22,11 +32,11 @@ export const OPENAPI_OPERATION: OwnOperation = {
   token: false,
   status: 200,
   responses: {
-    '200': { description: 'The OpenAPI document.', content: json({ type: 'object' }) },
+    '200': { description: 'The OpenAPI document.', content: json(anyObject('The OpenAPI document.')) },
     // The one failure a GET here can meet: the standalone server refuses any request body over 1 MB unread.
     '413': {
       description: 'A request body over 1 MB (this GET takes none).',
-      content: json({ $ref: '#/components/schemas/ErrorEnvelope' }),
+      content: json(component('ErrorEnvelope')),
     },
   },
 };
@@ -50,15 +60,18 @@ export function mockOwnPaths(): Record<string, Json> {
 
 /** Schemas the control API's description refers to. */
 export const CONTROL_SCHEMAS: Record<string, Json> = {
-  ControlError: object(
-    {
-      error: str('`invalid_request`, `unauthorized`, `not_found`, `conflict`.'),
-      message: str(),
-      field: str('The offending field, e.g. `domains[1].domain`.'),
-      rule: str('What it must be.'),
-    },
-    ['error', 'message'],
-    'A control API failure.',
+  ControlError: inputJsonSchema(
+    object(
+      {
+        error: str('`invalid_request`, `unauthorized`, `not_found`, `conflict`.'),
+        message: str(),
+        field: str('The offending field, e.g. `domains[1].domain`.'),
+        rule: str('What it must be.'),
+      },
+      ['error', 'message'],
+      'A control API failure.',
+    ),
+    'output',
   ),
 };
 
