@@ -112,6 +112,13 @@ function parametersOf(schema: z.core.$ZodType | undefined, where: 'path' | 'quer
   }));
 }
 
+/**
+ * Whether a value is a zod schema. Told by zod's own marker, not `instanceof z.core.$ZodType`: reading `z.core` at run
+ * time keeps zod's whole core namespace, every locale included (~350 KB), in the self-contained CLI.
+ */
+const isZodSchema = (value: unknown): value is z.core.$ZodType =>
+  typeof value === 'object' && value !== null && '_zod' in value;
+
 /** The answers with each zod schema of their content rendered as JSON Schema. */
 function rendered(responses: Record<string, unknown>): Json {
   return Object.fromEntries(
@@ -120,7 +127,7 @@ function rendered(responses: Record<string, unknown>): Json {
       if (!content) return [status, answer];
       const media = Object.entries(content).map(([type, { schema }]) => [
         type,
-        { schema: schema instanceof z.core.$ZodType ? inputJsonSchema(schema, 'output') : schema },
+        { schema: isZodSchema(schema) ? inputJsonSchema(schema, 'output') : schema },
       ]);
       return [status, { ...rest, content: Object.fromEntries(media) }];
     }),
