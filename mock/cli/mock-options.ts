@@ -212,10 +212,18 @@ function parseVariants(values: string[] | undefined): ProductionVariantName[] {
 }
 
 function parsePort(value: string | undefined): number {
-  if (value === undefined) return 4010;
+  return readPortFlag(value, 4010, (message) => new MockUsageError(message));
+}
+
+/**
+ * A `--port` flag's value (`fallback` when not given), or the error `fail` makes of what is wrong with it: shared by
+ * `linkgate mock` and `linkgate proxy`, which throw their own usage errors.
+ */
+export function readPortFlag(value: string | undefined, fallback: number, fail: (message: string) => Error): number {
+  if (value === undefined) return fallback;
   const port = /^\d{1,5}$/.test(value) ? Number(value) : Number.NaN;
   if (!(port >= 0 && port <= 65535)) {
-    throw new MockUsageError(`--port must be a whole number from 0 to 65535 (0 picks a free port); got "${value}".`);
+    throw fail(`--port must be a whole number from 0 to 65535 (0 picks a free port); got "${value}".`);
   }
   return port;
 }

@@ -11,6 +11,7 @@ import { checkExchange, type Exchange } from '../drift/exchange-check.js';
 import { formatFinding, isIgnored, scrubFinding, secretHider } from '../drift/findings.js';
 import { buildRecording, type ObservedRecords } from '../drift/recording.js';
 import type { DriftIo } from './check-command.js';
+import { readPortFlag } from './mock-options.js';
 
 /** `linkgate proxy --help`. */
 export const PROXY_HELP = `Usage: linkgate proxy --upstream <url> [options] [-- <command> [args...]]
@@ -94,7 +95,7 @@ export async function runProxy(argv: string[], io: DriftIo, signals: NodeJS.Even
         `--header-prefix must be letters, digits and dashes, such as X-Service-; got "${flags['header-prefix']}".`,
       );
     upstream = deliveries ? readUrl('receiver', flags.receiver, true) : readUrl('upstream', flags.upstream, true);
-    port = readPort(flags.port);
+    port = readPortFlag(flags.port, 4011, (message) => new DriftUsageError(message));
     ignores = readIgnores(flags.ignore, deliveries ? DELIVERY_OPERATIONS : undefined);
     maxCheckedBytes = readPositive('max-body', flags['max-body'], 5, 'megabytes') * 1_048_576;
   } catch (error) {
@@ -276,15 +277,6 @@ function formatDeliveryIds(v: DeliveryIdVerdict): string[] {
     head,
     'perAttemptDeliveryIds: not seen (no event was delivered twice; have your receiver answer 500 to one delivery so the gateway retries it)',
   ];
-}
-
-function readPort(value: string | undefined): number {
-  if (value === undefined) return 4011;
-  const port = /^\d{1,5}$/.test(value) ? Number(value) : Number.NaN;
-  if (!(port >= 0 && port <= 65535)) {
-    throw new DriftUsageError(`--port must be a whole number from 0 to 65535 (0 picks a free port); got "${value}".`);
-  }
-  return port;
 }
 
 function usageFailure(error: unknown, io: DriftIo): number {
