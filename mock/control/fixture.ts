@@ -9,7 +9,7 @@ import type { ManagementContext } from '../management/route-context.js';
 import { isValidEmail, isValidPassword } from '../management/rules.js';
 import { PRODUCTION_VARIANT_NAMES, type ProductionVariants, resolveVariants } from '../management/variants.js';
 import { type Device, type DeviceInput, DeviceRegistry } from '../messaging/device-registry.js';
-import { GatewayInputError } from '../shared/gateway-input-error.js';
+import { checkedUnder, GatewayInputError } from '../shared/gateway-input-error.js';
 import type { StateHost } from './state-host.js';
 
 /** The tables a fixture may fill, in the order they are loaded. */
@@ -244,13 +244,8 @@ function checkDevices(core: StateHost, items: Record<string, unknown>[]): Device
     const id = item.id;
     if (typeof id === 'string' && seen.has(id)) throw new GatewayInputError(`devices[${i}].id`, 'is already a device');
     if (typeof id === 'string') seen.add(id);
-    try {
-      // A throwaway registry proves the input valid without touching the gateway.
-      new DeviceRegistry(core.clock).add(item as DeviceInput);
-    } catch (error) {
-      if (error instanceof GatewayInputError) throw new GatewayInputError(`devices[${i}].${error.field}`, error.rule);
-      throw error;
-    }
+    // A throwaway registry proves the input valid without touching the gateway.
+    checkedUnder(`devices[${i}]`, () => new DeviceRegistry(core.clock).add(item as DeviceInput));
     return item as DeviceInput;
   });
 }

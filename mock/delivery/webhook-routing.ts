@@ -1,5 +1,5 @@
 import type { EventName } from '../../src/schemas/events.js';
-import { GatewayInputError } from '../shared/gateway-input-error.js';
+import { checkedUnder, GatewayInputError } from '../shared/gateway-input-error.js';
 import {
   createWebhookEndpoint,
   DEFAULT_TENANT_EVENTS,
@@ -107,16 +107,9 @@ export class WebhookRouting {
       list: 'tenants' | 'devices',
       rows: T[],
       set: (row: T) => void,
-    ) =>
-      rows.forEach((row, i) => {
-        try {
-          set(row);
-        } catch (error) {
-          if (error instanceof GatewayInputError)
-            throw new GatewayInputError(`${list}[${i}].${error.field}`, error.rule);
-          throw error;
-        }
-      });
+    ) => {
+      for (const [i, row] of rows.entries()) checkedUnder(`${list}[${i}]`, () => set(row));
+    };
     const input = (row: { url: string; secret: string; events: readonly string[] | null }) => ({
       url: row.url,
       secret: row.secret,

@@ -17,7 +17,7 @@ import { WebhookRouting } from '../delivery/webhook-routing.js';
 import { type DeviceInput, DeviceRegistry } from '../messaging/device-registry.js';
 import { MediaStore } from '../messaging/media-store.js';
 import { MessagingKeyring } from '../messaging/messaging-keyring.js';
-import { GatewayInputError } from '../shared/gateway-input-error.js';
+import { checkedUnder, GatewayInputError } from '../shared/gateway-input-error.js';
 import { cryptoRandom, randomHex } from '../shared/random-text.js';
 import { DeviceStatusSimulator } from '../simulators/device-status-simulator.js';
 import { InboundMessageSimulator } from '../simulators/inbound-message-simulator.js';
@@ -246,14 +246,8 @@ export class Gateway<C extends Clock = Clock> {
     if (this.#options.messagingKey !== undefined)
       this.keys.create({ key: this.#options.messagingKey, label: 'seeded' });
     for (const [i, device] of (this.#options.devices ?? []).entries()) {
-      try {
-        this.devices.add(device);
-      } catch (error) {
-        // Name the option, not just the field: the mistake is in the backend's options.
-        if (error instanceof GatewayInputError)
-          throw new GatewayInputError(`gateway.devices[${i}].${error.field}`, error.rule);
-        throw error;
-      }
+      // Name the option, not just the field: the mistake is in the backend's options.
+      checkedUnder(`gateway.devices[${i}]`, () => this.devices.add(device));
     }
   }
 }

@@ -1,6 +1,6 @@
 import { DEVICE_STATUSES, type DeviceStatus } from '../../src/schemas/messaging.js';
 import type { Clock } from '../../src/shared/clock.js';
-import { GatewayInputError } from '../shared/gateway-input-error.js';
+import { checkedUnder, GatewayInputError } from '../shared/gateway-input-error.js';
 import { checkTenant } from './messaging-keyring.js';
 
 /** A connected device slot of a tenant. The spec does not show a device record; this is the mock's. */
@@ -112,13 +112,10 @@ export class DeviceRegistry {
   static fromState(clock: Clock, state: DeviceRegistryState): DeviceRegistry {
     const registry = new DeviceRegistry(clock);
     state.devices.forEach((device, i) => {
-      try {
-        // Every field is given, so add() generates nothing: the row is kept as it was exported.
+      // Every field is given, so add() generates nothing: the row is kept as it was exported.
+      checkedUnder(`devices[${i}]`, () => {
         registry.add(device).createdAt = device.createdAt;
-      } catch (error) {
-        if (error instanceof GatewayInputError) throw new GatewayInputError(`devices[${i}].${error.field}`, error.rule);
-        throw error;
-      }
+      });
     });
     registry.#seq = state.seq;
     return registry;

@@ -18,3 +18,16 @@ export class GatewayInputError extends Error {
     this.status = status;
   }
 }
+
+/**
+ * Runs `check` (a row's own checks), naming the field of a {@link GatewayInputError} it throws under `at`:
+ * `devices[2]` and `id` become `devices[2].id`, so the error points into the whole input.
+ */
+export function checkedUnder<T>(at: string, check: () => T): T {
+  try {
+    return check();
+  } catch (error) {
+    if (error instanceof GatewayInputError) throw new GatewayInputError(`${at}.${error.field}`, error.rule);
+    throw error;
+  }
+}

@@ -11,7 +11,7 @@ import type { RateLimiter } from '../management/rate-limit.js';
 import type { MockStore, StoreSnapshot } from '../management/store.js';
 import { DeviceRegistry, type DeviceRegistryState } from '../messaging/device-registry.js';
 import { checkTenant, MessagingKeyring, type MessagingKeyringState } from '../messaging/messaging-keyring.js';
-import { GatewayInputError } from '../shared/gateway-input-error.js';
+import { checkedUnder, GatewayInputError } from '../shared/gateway-input-error.js';
 import {
   arrayOf,
   flag,
@@ -99,9 +99,11 @@ export function prepareRestore(core: SnapshotHost, value: unknown): () => void {
   const parts = objectWith(doc.gateway, `${at}.gateway`, ['keys', 'devices', 'webhooks', 'deadLetters']);
   const { gateway } = core;
   const keyState = readKeys(parts.keys, `${at}.gateway.keys`);
-  const keys = under(`${at}.gateway.keys`, () => MessagingKeyring.fromState(core.clock, () => core.random(), keyState));
+  const keys = checkedUnder(`${at}.gateway.keys`, () =>
+    MessagingKeyring.fromState(core.clock, () => core.random(), keyState),
+  );
   const deviceState = readDevices(parts.devices, `${at}.gateway.devices`);
-  const devices = under(`${at}.gateway.devices`, () => DeviceRegistry.fromState(core.clock, deviceState));
+  const devices = checkedUnder(`${at}.gateway.devices`, () => DeviceRegistry.fromState(core.clock, deviceState));
   const webhookState = readWebhooks(parts.webhooks, `${at}.gateway.webhooks`);
   webhookState.devices.forEach((row, i) => {
     if (!devices.get(row.device_id)) {
@@ -111,9 +113,9 @@ export function prepareRestore(core: SnapshotHost, value: unknown): () => void {
       );
     }
   });
-  const routing = under(`${at}.gateway.webhooks`, () => gateway.routing.withState(webhookState));
+  const routing = checkedUnder(`${at}.gateway.webhooks`, () => gateway.routing.withState(webhookState));
   const deadLetterState = readDeadLetters(parts.deadLetters, `${at}.gateway.deadLetters`);
-  const deadLetters = under(`${at}.gateway.deadLetters`, () => gateway.deadLetters.withState(deadLetterState));
+  const deadLetters = checkedUnder(`${at}.gateway.deadLetters`, () => gateway.deadLetters.withState(deadLetterState));
   return () => {
     // The rows were built by the checks, for this store alone: no copy needed.
     core.store.adopt(store);
@@ -151,16 +153,6 @@ function readHeader(value: unknown, at: string): Json {
     );
   }
   return objectWith(value, at, ['format', 'version', 'store', 'gateway']);
-}
-
-/** Runs a registry's own checks, naming their fields under `at`. */
-function under<T>(at: string, build: () => T): T {
-  try {
-    return build();
-  } catch (error) {
-    if (error instanceof GatewayInputError) throw new GatewayInputError(`${at}.${error.field}`, error.rule);
-    throw error;
-  }
 }
 
 function readKeys(value: unknown, at: string): MessagingKeyringState {
