@@ -1,4 +1,3 @@
-import ky, { type KyInstance } from 'ky';
 import type * as z from 'zod/mini';
 import { awaitedTimeout, type Clock, sleep, systemClock } from '../shared/clock.js';
 import { withoutTrailingSlashes } from '../shared/trailing-slashes.js';
@@ -31,6 +30,7 @@ import { RateLimiter, type RateLimitInfo, readRateLimitHeaders } from './rate-li
 import { DEFAULT_MAX_RESPONSE_BYTES, discard, readBoundedText } from './response-body.js';
 import { assertServerSide, readEnv } from './runtime.js';
 import { type RequestTrace, startTrace, type Traces, traceAttempt, tracingChannels } from './traces.js';
+import { exchange, isNetworkError, type TransportHook } from './transport.js';
 import { describe, toIssues } from './validation.js';
 
 // The options and call descriptions live in their own file; resources and clients import them from here too.
@@ -112,8 +112,6 @@ export class APIClient {
   readonly #fetch: Fetch;
   /** Every request's headers (authorization, content type, the client's `headers`), merged once. */
   readonly #headers: Record<string, string>;
-  /** The transport: one ky instance with this client's fixed options. */
-  readonly #ky: KyInstance;
   readonly #clock: Clock;
   readonly #random: () => number;
   readonly #log: LevelledLogger;
@@ -163,15 +161,6 @@ export class APIClient {
     this.#fetch = options.fetch ?? globalThis.fetch;
     this.#hooks = activeHooks(options.hooks, profile.name);
     this.#traces = tracingChannels();
-    // Our own timeout (on the injected clock), retries, redirect rule and error mapping replace ky's. Made once: its
-    // defaults merge into each call's options as the same options given per call would (no cost measurable here).
-    this.#ky = ky.create({
-      timeout: false,
-      retry: 0,
-      throwHttpErrors: false,
-      redirect: 'manual',
-      headers: this.#headers,
-    });
     this.#clock = options.clock ?? systemClock;
     this.#random = options.random ?? Math.random;
     // At level 'off' (the default without a logger) no level is enabled, so console is never written to then.
@@ -577,8 +566,8 @@ export class APIClient {
   }
 
   /**
-   * One attempt through ky with our own timeout (on the injected clock) and no ky retries. Redirects are followed
-   * here, within the base URL's origin only; the body is read with the `maxResponseBytes` bound.
+   * One attempt through the transport with our own timeout (on the injected clock). Redirects are followed here,
+   * within the base URL's origin only; the body is read with the `maxResponseBytes` bound.
    */
   async #send(call: PreparedCall<z.core.$ZodType, unknown>): Promise<[response: Response, text: string]> {
     const { request: spec, signal, timeout } = call;
@@ -587,44 +576,35 @@ export class APIClient {
     const handle = awaitedTimeout(this.#clock, () => timer.abort(), timeout);
     const abort = signal ? AbortSignal.any([signal, timer.signal]) : timer.signal;
     const send = this.#fetch;
-    // The signal goes to fetch rather than to ky: ky would merge it with its own through AbortSignal.any on every call.
-    const fetch = (request: Request | URL | string, init?: RequestInit) => send(request, { ...init, signal: abort });
-    // The query is built by hand: ky's searchParams would parse the URL and build the Request a second time per call.
-    // The base URL is joined by hand too: ky's `baseUrl` resolves it through a new Request per call, and its `prefix`
-    // would also prefix a redirect's absolute target; messages name the full URL anyway.
+    const fetch = (request: Request) => send(request, { signal: abort });
+    // The query and the base URL are joined by hand (call.url): messages and redirects need the full URL anyway.
     let target = call.url;
     let method: string = spec.method;
     let json = spec.body;
     const before = this.#hooks?.beforeRequest;
-    // Run by ky on the Request it built, so what the hooks change or return is what is sent: ky sends a Request one
-    // returns (later hooks see it), and a Response one returns is the answer (later hooks are skipped). A Request
-    // for another origin is refused as a redirect there would be: the key goes to the base URL's origin only.
-    const hooks = before && {
-      hooks: {
-        beforeRequest: before.map((hook) => async ({ request }: { request: Request }) => {
-          const value = await this.#hook('beforeRequest', hook, call, call.attempt, { request }, [
-            signal,
-            timer.signal,
-          ]);
-          const origin = value instanceof Request && new URL(value.url).origin;
-          if (origin && origin !== this.#origin) {
-            throw new CrossOriginRedirectError(
-              `${call.name}: a beforeRequest hook returned a Request for another origin, ${origin}; only requests within ${this.#origin} are sent, so the body and headers stay there.`,
-              { status: 0, targetOrigin: origin },
-            );
-          }
-          return value;
-        }),
-      },
-    };
+    // Run on the Request the transport built, so what the hooks change or return is what is sent: a Request one
+    // returns is sent (later hooks see it), and a Response one returns is the answer (later hooks are skipped). A
+    // Request for another origin is refused as a redirect there would be: the key goes to the base URL's origin only.
+    const hooks = before?.map((hook): TransportHook => async ({ request }) => {
+      const value = await this.#hook('beforeRequest', hook, call, call.attempt, { request }, [signal, timer.signal]);
+      const origin = value instanceof Request && new URL(value.url).origin;
+      if (origin && origin !== this.#origin) {
+        throw new CrossOriginRedirectError(
+          `${call.name}: a beforeRequest hook returned a Request for another origin, ${origin}; only requests within ${this.#origin} are sent, so the body and headers stay there.`,
+          { status: 0, targetOrigin: origin },
+        );
+      }
+      return value;
+    });
     try {
       for (let redirects = 0; ; redirects++) {
-        const response = await this.#ky(target, {
+        const response = await exchange(target, {
           method,
+          headers: this.#headers,
+          extra: call.headers,
           json,
+          hooks,
           fetch,
-          ...(call.headers && { headers: call.headers }),
-          ...hooks,
         });
         const next = this.#redirectTarget(call.name, response, target, redirects);
         if (next === null) {
@@ -648,8 +628,9 @@ export class APIClient {
       }
       // Our own verdicts (too large, cross-origin redirect) and hooks' throws are not connection failures.
       if (error instanceof LinkgateError || error instanceof HookFailure) throw error;
-      // ky's errors hold the Request (with its Authorization header); keep only the underlying cause.
-      const raw = (error as { cause?: unknown }).cause ?? error;
+      // fetch's own network TypeError names what failed in its cause's code; another error (a custom fetch's) is
+      // judged by its cause when it has one, which may hold the Request (with its Authorization header).
+      const raw = isNetworkError(error) ? error : ((error as { cause?: unknown }).cause ?? error);
       // The cause is printed with the error when uncaught: it must not carry the key either.
       const rawMessage = String((raw as Error).message ?? raw);
       const message = this.#scrub(rawMessage);

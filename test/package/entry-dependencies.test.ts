@@ -1,4 +1,4 @@
-// The app-facing entries load nothing at run time but ky and zod; mock-only dependencies stay behind linkgate/mock.
+// The app-facing entries load nothing at run time but zod; mock-only dependencies stay behind linkgate/mock.
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
@@ -22,8 +22,8 @@ async function runtimeImports(entry: string): Promise<string[]> {
 }
 
 describe('run-time dependencies of each entry', () => {
-  it('linkgate loads only ky and zod/mini', async () => {
-    expect(await runtimeImports('src/index.ts')).toEqual(['ky', 'zod/mini']);
+  it('linkgate loads only zod/mini (its transport is its own)', async () => {
+    expect(await runtimeImports('src/index.ts')).toEqual(['zod/mini']);
   });
 
   it('linkgate/webhooks loads only zod/mini, in both builds (its English issue messages are its own)', async () => {

@@ -1,5 +1,5 @@
 // `linkgate` and `linkgate/webhooks` run unchanged on Bun and Deno: each entry's usage is bundled with esbuild
-// (platform neutral, ky and zod inside, no node:*) and run by the real runtimes, installed on demand from their npm
+// (platform neutral, zod inside, no node:*) and run by the real runtimes, installed on demand from their npm
 // packages into a cache outside the clone (as scripts/with-node.mjs installs Node), never added to package.json.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

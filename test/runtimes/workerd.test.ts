@@ -1,5 +1,5 @@
 // `linkgate/webhooks` and `linkgate` run unchanged on Cloudflare's runtime: a Worker using both is bundled with esbuild
-// (platform neutral, ky and zod inside, no node:*) and served by workerd, the open-source Workers runtime, installed on
+// (platform neutral, zod inside, no node:*) and served by workerd, the open-source Workers runtime, installed on
 // demand from its npm package into the runtimes cache (never added to package.json) and fed real HTTP requests.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';

@@ -128,7 +128,7 @@ export function runCommand(
 
 /**
  * Bundles `entryPoints` into self-contained ESM files in `outdir` for a non-Node runtime: platform neutral (a node:*
- * import fails the build), ky and zod bundled, `linkgate` resolved to the sources through tsconfig paths. Returns the
+ * import fails the build), zod bundled, `linkgate` resolved to the sources through tsconfig paths. Returns the
  * imports each output still has, which must be none: the runtimes get no node_modules.
  */
 export async function bundleForRuntime(
