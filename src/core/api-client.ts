@@ -585,7 +585,7 @@ export class APIClient {
     // Run on the Request the transport built, so what the hooks change or return is what is sent: a Request one
     // returns is sent (later hooks see it), and a Response one returns is the answer (later hooks are skipped). A
     // Request for another origin is refused as a redirect there would be: the key goes to the base URL's origin only.
-    const hooks = before?.map((hook): TransportHook => async ({ request }) => {
+    const hooks: TransportHook[] | undefined = before?.map((hook) => async ({ request }) => {
       const value = await this.#hook('beforeRequest', hook, call, call.attempt, { request }, [signal, timer.signal]);
       const origin = value instanceof Request && new URL(value.url).origin;
       if (origin && origin !== this.#origin) {

@@ -2,7 +2,7 @@
 // `fetch`. linkgate's own (not ky, which was 8 KB of every app for this much: docs/benchmarks.md, README Decisions);
 // it builds the Request and runs the hooks as ky 2 did, so hooks see the same Request.
 
-const toString = Object.prototype.toString;
+const tagOf = (value: unknown) => Object.prototype.toString.call(value);
 
 /** A `beforeRequest` hook as the transport runs it: a Request it returns is sent, a Response is the answer. */
 export type TransportHook = (state: { request: Request }) => unknown;
@@ -43,7 +43,7 @@ export async function exchange(url: string, spec: Exchange): Promise<Response> {
 
 /** `instanceof`, or the same class from another realm (a test runner's, a polyfill's). */
 function isA(value: unknown, type: typeof Request | typeof Response): boolean {
-  return value instanceof type || toString.call(value) === `[object ${type.name}]`;
+  return value instanceof type || tagOf(value) === `[object ${type.name}]`;
 }
 
 /** The messages runtimes give a TypeError when the network failed (as ky 2 and `is-network-error` tell them). */
@@ -61,7 +61,7 @@ const NETWORK_MESSAGES = new Set([
 
 /** Whether `fetch` threw because the network failed, rather than because a custom fetch or a hook threw. */
 export function isNetworkError(error: unknown): boolean {
-  if (toString.call(error) !== '[object Error]') return false;
+  if (tagOf(error) !== '[object Error]') return false;
   const { name, message, stack } = error as Error;
   if (name !== 'TypeError' || typeof message !== 'string') return false;
   if (message === 'Load failed' || /^Load failed \(.*\)$/.test(message)) {
