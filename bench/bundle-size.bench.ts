@@ -14,7 +14,10 @@ const apps: { name: string; app: string; targetKb: number; floor: FloorApp }[] =
 
 // Each part of the SDK and a stand-in that keeps the rest compiling but does nothing.
 const parts: Record<string, Record<string, string>> = {
-  'ky (the transport)': { ky: 'export default { create: () => (input, init) => fetch(input, init) };' },
+  'the transport (its own, in place of ky)': {
+    'src/core/transport.ts':
+      'export const exchange = (url, { fetch }) => fetch(new Request(url)); export const isNetworkError = () => false;',
+  },
   'the rate limiter and its store': {
     'src/core/rate-limiter.ts':
       'export const readRateLimitHeaders = () => null; export const parseReset = () => null;' +
@@ -43,7 +46,9 @@ const parts: Record<string, Record<string, string>> = {
       ' export const expandUnion = () => [];',
   },
   hooks: {
-    'src/core/hooks.ts': 'export class HookFailure {} export const activeHooks = () => undefined;',
+    'src/core/hooks.ts':
+      'export class HookFailure {} export class HookOverrun {} export const activeHooks = () => undefined;' +
+      ' export const settleWithin = (work) => Promise.resolve(work);',
   },
   traces: {
     'src/core/traces.ts':
