@@ -1,8 +1,8 @@
 // Cold start of an SDK app on Node, step by step (bench/cold-start.bench.ts times whole apps against the floor of
 // touching every fetch global): a fresh `node` that imports `linkgate` (built as published) and constructs a client,
 // against the floor of a fresh `node` that reaches `fetch` (which the client calls). Target (issue #23): <= 1.5x the
-// floor. Scripts in between show what each step costs: ky alone, zod/mini alone, the import without the
-// constructor. Median wall time of interleaved spawns, so a busy machine slows every variant alike.
+// floor. Scripts in between show what each step costs: zod/mini alone (the one package linkgate loads), the import
+// without the constructor. Median wall time of interleaved spawns, so a busy machine slows every variant alike.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,13 +12,12 @@ import { buildShippedEntries } from './support/package-build.js';
 const TARGET_RATIO = 1.5;
 const RUNS = 21;
 
-// Inside the repository, so the built entry resolves ky and zod from its node_modules as an installed package would.
+// Inside the repository, so the built entry resolves zod from its node_modules as an installed package would.
 const workDir = join(root, '.tmp', 'cold-start-parts');
 const construct = `new Linkgate({ apiKey: 'k', baseUrl: 'http://127.0.0.1:9' });`;
 const scripts: Record<string, string> = {
   'node alone': '',
   'node + fetch (floor)': `if (typeof fetch !== 'function') process.exit(1);`,
-  'node + fetch + ky': `await import('ky'); if (typeof fetch !== 'function') process.exit(1);`,
   'node + fetch + zod/mini': `await import('zod/mini'); if (typeof fetch !== 'function') process.exit(1);`,
   'node + import linkgate': `await import('./dist/index.js');`,
   'node + import linkgate + new Linkgate()': `const { Linkgate } = await import('./dist/index.js'); ${construct}`,
@@ -29,8 +28,6 @@ const steps = `
 const t = [performance.now()];
 if (typeof fetch !== 'function') process.exit(1);
 t.push(performance.now());
-await import('ky');
-t.push(performance.now());
 await import('zod/mini');
 t.push(performance.now());
 const { Linkgate } = await import('./dist/index.js');
@@ -39,7 +36,7 @@ ${construct}
 t.push(performance.now());
 console.log(JSON.stringify(t.slice(1).map((x, i) => x - t[i])));
 `;
-const stepNames = ['fetch', 'ky (its modules)', 'zod/mini (its modules)', "linkgate's own modules", 'new Linkgate()'];
+const stepNames = ['fetch', 'zod/mini (its modules)', "linkgate's own modules", 'new Linkgate()'];
 
 try {
   mkdirSync(workDir, { recursive: true });

@@ -33,7 +33,7 @@ rmSync(dir, { recursive: true, force: true });
 const pkg = `${dir}/node_modules/linkgate`;
 await buildAsPublished('index', `${pkg}/dist`, { format: ['esm'], dts: false });
 copyFileSync(`${root}package.json`, `${pkg}/package.json`);
-for (const dep of ['ky', 'zod']) symlinkSync(`${root}node_modules/${dep}`, `${dir}/node_modules/${dep}`, 'dir');
+for (const dep of ['zod']) symlinkSync(`${root}node_modules/${dep}`, `${dir}/node_modules/${dep}`, 'dir');
 mkdirSync(`${dir}/app`, { recursive: true });
 const files = Object.entries(APPS).map(([name, source], i) => {
   const file = `${dir}/app/app-${i}.mjs`;
