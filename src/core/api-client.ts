@@ -582,11 +582,14 @@ export class APIClient {
     let method: string = spec.method;
     let json = spec.body;
     const before = this.#hooks?.beforeRequest;
+    // What the last beforeRequest hook returned: a Response among it is the answer, and its body the hook's own.
+    let returned: unknown;
     // Run on the Request the transport built, so what the hooks change or return is what is sent: a Request one
     // returns is sent (later hooks see it), and a Response one returns is the answer (later hooks are skipped). A
     // Request for another origin is refused as a redirect there would be: the key goes to the base URL's origin only.
     const hooks: TransportHook[] | undefined = before?.map((hook) => async ({ request }) => {
       const value = await this.#hook('beforeRequest', hook, call, call.attempt, { request }, [signal, timer.signal]);
+      returned = value;
       const origin = value instanceof Request && new URL(value.url).origin;
       if (origin && origin !== this.#origin) {
         throw new CrossOriginRedirectError(
@@ -608,7 +611,10 @@ export class APIClient {
         });
         const next = this.#redirectTarget(call.name, response, target, redirects);
         if (next === null) {
-          return [response, await readBoundedText(response, this.maxResponseBytes, call.name)];
+          const read = readBoundedText(response, this.maxResponseBytes, call.name);
+          // fetch's own body stops with the attempt's signal; a body a hook made up is cut short like the hook.
+          const text = response === returned ? settleWithin(read, [signal, timer.signal], 'beforeRequest') : read;
+          return [response, await text];
         }
         discard(response);
         // As fetch does: 303, and 301/302 after a POST, become a GET without a body (307 and 308 keep both).

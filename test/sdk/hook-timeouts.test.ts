@@ -84,6 +84,32 @@ describe('a hook that never settles', () => {
     expect((outcome as { error: Error }).error).toBeInstanceOf(APIConnectionTimeoutError);
   });
 
+  it.each([
+    ['without a length', {}],
+    ['with a Content-Length it never reaches', { 'content-length': '5' }],
+  ])(
+    'in beforeRequest: a Response it returns whose body never ends (%s) is cut short the same way',
+    async (_, headers) => {
+      const endless = () => new Response(new ReadableStream({ pull: () => never() }), { headers });
+      const client = ctx.client({ timeout: 1000, maxRetries: 0, hooks: { beforeRequest: [endless] } });
+      const outcome = await settle(ctx.clock, Promise.resolve(client.account.get()));
+      const error = (outcome as { error: Error }).error;
+      expect(error).toBeInstanceOf(APIConnectionTimeoutError);
+      expect(error.message).toBe(
+        'GET /api/account: beforeRequest hook still running after 1000 ms. Make it settle sooner or raise the timeout option.',
+      );
+    },
+  );
+
+  it('in beforeRequest: a Response whose body never ends gives way to the call’s signal', async () => {
+    const endless = () => new Response(new ReadableStream({ pull: () => never() }));
+    const client = ctx.client({ maxRetries: 0, hooks: { beforeRequest: [endless] } });
+    const controller = new AbortController();
+    const call = client.account.get({ signal: controller.signal });
+    setTimeout(() => controller.abort(), 20);
+    expect(await rejectionOf(call)).toBeInstanceOf(APIUserAbortError);
+  });
+
   it('a beforeError hook still hears of a call its signal aborted, and may replace its error synchronously', async () => {
     const heard: string[] = [];
     const client = ctx.client({
