@@ -66,7 +66,7 @@ export async function applyStartState(backend: BackendCore, start: StartState): 
     const text = readStateText(path);
     if (text === undefined) {
       if (start.fixture !== undefined) notes.push(await applyFixture(backend, start.fixture));
-      writeAtomicSync(path, serialise(backend));
+      writeAtomicSync(path, stateTextFor(path, backend));
       notes.push(`State file: ${path} created; changes are written to it at most once a second.`);
     } else {
       restoreFrom(backend, path, text);
@@ -263,9 +263,28 @@ function removeLeftoverTemps(path: string): void {
   }
 }
 
-/** The state as the file holds it: indented, so a diff or a parse error points at one row. */
-function serialise(backend: BackendCore): string {
-  return `${JSON.stringify(backend.snapshot(), null, 1)}\n`;
+/**
+ * The state as the file holds it: indented, so a diff or a parse error points at one row. Throws when it is over
+ * `maxBytes`: a file the next start would refuse is not written, so the file keeps the last state it can start from.
+ */
+export function serialise(backend: Pick<BackendCore, 'snapshot'>, maxBytes = MAX_STATE_FILE_BYTES): string {
+  const text = `${JSON.stringify(backend.snapshot(), null, 1)}\n`;
+  const size = Buffer.byteLength(text);
+  if (size > maxBytes) {
+    throw new StateFileError(
+      `the state is ${megabytes(size)} (${size} bytes), over the ${megabytes(maxBytes)} a state file may be, so a restart could not load it; the file keeps the last state written. Delete rows or reset the mock (POST /__mock/reset).`,
+    );
+  }
+  return text;
+}
+
+/** {@link serialise} at start, where a refusal stops the server: the message names the file. */
+function stateTextFor(path: string, backend: BackendCore): string {
+  try {
+    return serialise(backend);
+  } catch (error) {
+    throw new StateFileError(`The state file ${path} was not created: ${(error as Error).message}`);
+  }
 }
 
 /** Writes and fsyncs `<path>.<pid>.tmp`, renames it over `path`, and fsyncs the folder so the rename lasts. */
