@@ -6,9 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CheckReport } from '../../mock/cli/check-command.js';
-import { closedPort } from '../drift/support/closed-port.js';
 import { DRIFTING_KEY, LEAKED_TOKEN, PLANTED, startDriftingServer } from '../drift/support/drifting-server.js';
 import { mockWithRecording } from '../drift/support/recording-target.js';
+import { closedPort } from '../support/closed-port.js';
 import { type CliServer, describeRun, runCli, startCli } from './support/processes.js';
 
 const ADMIN_KEY = 'drift-admin-key-0123456789';

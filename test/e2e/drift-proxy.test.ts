@@ -6,9 +6,9 @@ import { createServer, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { closedPort } from '../drift/support/closed-port.js';
 import { DRIFTING_KEY, LEAKED_TOKEN, startDriftingServer } from '../drift/support/drifting-server.js';
 import { mockWithRecording } from '../drift/support/recording-target.js';
+import { closedPort } from '../support/closed-port.js';
 import {
   describeRun,
   type NodeProcess,

@@ -1,17 +1,8 @@
-import { createServer } from 'node:net';
 import { APIConnectionError, Linkgate } from 'linkgate';
 import { ManualClock } from 'linkgate/mock';
 import { describe, expect, it } from 'vitest';
+import { closedPort } from '../support/closed-port.js';
 import { rejectionOf } from './support/harness.js';
-
-/** A loopback port that was just free and is now closed: connecting to it is refused. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 describe('connection errors (real network, no msw)', () => {
   it('a refused connection is an APIConnectionError naming the URL and the cause', async () => {

@@ -1,8 +1,8 @@
 // The SDK's own transport (src/core/transport.ts) sends what ky 2 sent in its place: these pin the Request it builds,
 // how beforeRequest hooks change or answer it, and which throws count as the network failing.
-import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { exchange, isNetworkError } from '../../src/core/transport.js';
+import { closedPort } from '../support/closed-port.js';
 
 const URL_ = 'https://links.example.com/api/account';
 const CLIENT_HEADERS = { Authorization: 'Bearer k', 'Content-Type': 'application/json', Accept: 'application/json' };
@@ -153,12 +153,3 @@ describe('a network failure, told from other throws', () => {
     }
   });
 });
-
-/** A loopback port nothing listens on: bound once, then closed. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
