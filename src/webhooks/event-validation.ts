@@ -57,10 +57,6 @@ function isPlainObject(value: unknown): value is Record<PropertyKey, unknown> {
   return isObject(made.prototype) && hasOwn(made.prototype, 'isPrototypeOf');
 }
 
-/** A field that may be absent: zod skips it then (its `optin` and `optout` are both "optional"). */
-const mayBeAbsent = (shape: FieldShape): boolean =>
-  shape[0] === 'optional' || (shape[0] === 'nullable' && mayBeAbsent(shape[1]));
-
 /**
  * Validates `value` against `shape`: `data` is the value zod would give (a fresh object for each object, unknown keys
  * copied where kept), `issues` those zod would raise (path, code, message), in its order.
@@ -153,9 +149,10 @@ export function validateShape(shape: FieldShape, value: unknown): EventValidatio
         for (const key in fields) {
           const field = fields[key]!;
           path.push(key);
-          // `in`, as zod: an inherited key counts as present. A present key is kept even when undefined.
+          // `in`, as zod: an inherited key counts as present. A present key is kept even when undefined; an absent one
+          // is checked as undefined and not kept (zod skips an absent optional field, which comes to the same).
           if (key in input) data[key] = run(field, input[key]);
-          else if (!mayBeAbsent(field)) run(field, undefined);
+          else run(field, undefined);
           path.pop();
         }
         if (keepsUnknownKeys) {
