@@ -6,8 +6,8 @@
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import * as z from 'zod/mini';
-import { EVENT_REFINEMENTS } from '../src/shared/event-refinements.js';
 import { EVENT_NAMES, EVENT_SCHEMAS, EventEnvelope } from '../src/schemas/events.js';
+import { EVENT_REFINEMENTS } from '../src/shared/event-refinements.js';
 import type { FieldShape, NumberCheck, ObjectShape, StringCheck } from '../src/webhooks/event-validation.js';
 
 /** The generated module, from the repository root. */

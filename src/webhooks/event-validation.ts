@@ -41,8 +41,6 @@ export type EventValidation =
   | { success: true; data: unknown }
   | { success: false; error: { issues: WebhookPayloadIssue[] } };
 
-// An issue as raised, with zod's `continue`: false stops the checks that follow on the same value.
-type Raised = WebhookPayloadIssue & { go: boolean };
 type RawIssue = Parameters<typeof eventIssueMessage>[0];
 
 const hasOwn = Object.hasOwn;
@@ -62,13 +60,15 @@ function isPlainObject(value: unknown): value is Record<PropertyKey, unknown> {
  * copied where kept), `issues` those zod would raise (path, code, message), in its order.
  */
 export function validateShape(shape: FieldShape, value: unknown): EventValidation {
-  const issues: Raised[] = [];
+  const issues: WebhookPayloadIssue[] = [];
   const path: PropertyKey[] = [];
+  // How many issues so far stop the checks that follow on the same value (zod's `continue` not true, util.aborted).
+  let stops = 0;
 
-  const raise = (raw: RawIssue, go = false, at: PropertyKey[] = path, message = eventIssueMessage(raw)) =>
-    issues.push({ path: [...at], message, code: raw.code, go });
-  // zod's util.aborted: an issue since `start` that does not let later checks run.
-  const aborted = (start: number) => issues.slice(start).some((issue) => !issue.go);
+  const raise = (raw: RawIssue, go = false, at: PropertyKey[] = path, message = eventIssueMessage(raw)) => {
+    if (!go) stops++;
+    issues.push({ path: [...at], message, code: raw.code });
+  };
 
   const numberCheck = (check: NumberCheck, input: number): void => {
     if (check[0] === 'format') {
@@ -101,7 +101,7 @@ export function validateShape(shape: FieldShape, value: unknown): EventValidatio
   };
 
   const run = (shape: FieldShape, input: unknown): unknown => {
-    const start = issues.length;
+    const stopsBefore = stops;
     switch (shape[0]) {
       case 'optional':
         return input === undefined ? input : run(shape[1], input);
@@ -116,7 +116,8 @@ export function validateShape(shape: FieldShape, value: unknown): EventValidatio
       case 'string':
         if (typeof input !== 'string') raise({ code: 'invalid_type', expected: 'string', input });
         else {
-          for (const [, prefix] of shape.slice(1) as StringCheck[]) {
+          for (let i = 1; i < shape.length; i++) {
+            const [, prefix] = shape[i] as StringCheck;
             if (!input.startsWith(prefix)) {
               raise({ code: 'invalid_format', format: 'starts_with', origin: 'string', prefix, input }, true);
             }
@@ -128,7 +129,7 @@ export function validateShape(shape: FieldShape, value: unknown): EventValidatio
         if (typeof input !== 'number' || !Number.isFinite(input))
           raise({ code: 'invalid_type', expected: 'number', input });
         else {
-          for (const check of shape.slice(1) as NumberCheck[]) if (!aborted(start)) numberCheck(check, input);
+          for (let i = 1; i < shape.length && stops === stopsBefore; i++) numberCheck(shape[i] as NumberCheck, input);
         }
         return input;
       case 'record': {
@@ -159,7 +160,7 @@ export function validateShape(shape: FieldShape, value: unknown): EventValidatio
           // for...in, as zod: inherited enumerable keys are copied too; an own __proto__ is not (it would set the prototype).
           for (const key in input) if (!hasOwn(fields, key) && key !== '__proto__') data[key] = input[key];
         }
-        if (refinement && !aborted(start)) {
+        if (refinement && stops === stopsBefore) {
           const { test, message, path: at } = EVENT_REFINEMENTS[refinement];
           if (!test(data as never)) raise({ code: 'custom', input: data }, true, [...path, ...at], message);
         }
@@ -169,7 +170,5 @@ export function validateShape(shape: FieldShape, value: unknown): EventValidatio
   };
 
   const data = run(shape, value);
-  return issues.length
-    ? { success: false, error: { issues: issues.map(({ path, message, code }) => ({ path, message, code })) } }
-    : { success: true, data };
+  return issues.length ? { success: false, error: { issues } } : { success: true, data };
 }

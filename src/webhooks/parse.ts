@@ -48,7 +48,10 @@ export const SHAPE_PARSERS: EventParsers = {
 // The Node entry swaps in the schemas themselves, compiled for throughput (node-parsers.ts).
 let parsers = SHAPE_PARSERS;
 
-/** Makes {@link validateEvent} use other parsers of the same schemas (`SHAPE_PARSERS` again to undo): same results, same issues. */
+/**
+ * Makes {@link validateEvent} use other parsers of the same schemas, e.g. the schemas compiled (`SHAPE_PARSERS` again
+ * to undo): same results, same issues.
+ */
 export function useEventParsers(others: EventParsers): void {
   parsers = others;
 }

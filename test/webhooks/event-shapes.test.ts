@@ -62,7 +62,11 @@ describe('the generator', () => {
     ['a refine not in src/shared/event-refinements.ts', z.object({}).check(z.refine(() => true))],
     [
       'a known refine with another message',
-      z.object({}).check(z.refine(ackStatusCode.test, { message: 'other', path: ackStatusCode.path })),
+      z
+        .object({})
+        .check(
+          z.refine(ackStatusCode.test as (data: object) => boolean, { message: 'other', path: ackStatusCode.path }),
+        ),
     ],
     ['a bigint literal', z.literal(1n)],
     ['a default', z._default(z.string(), 'x')],
