@@ -2,8 +2,9 @@
 // (src/webhooks/node-parsers.ts); browsers and edges validate with a table generated from them
 // (scripts/event-shapes.ts -> src/webhooks/event-shapes.generated.ts), so their bundles carry no zod at all. zod/mini
 // ships no messages: parses pass src/webhooks/issue-messages.ts's English ones (nothing is set globally). Every call
-// that builds a schema is marked pure, arguments included (esbuild keeps an unmarked argument call), so a bundle that
-// only reads the names and constants here drops every schema.
+// that builds a schema is marked pure, arguments included (esbuild keeps an unmarked argument call, and a property read
+// of an import, hence `ackStatusCode` imported by name), so a bundle that only reads the names and constants here
+// drops every schema. The browser SDK never imports this file at run time.
 import * as z from 'zod/mini';
 import { ACK_STATUS_CODES, ackStatusCode, type EventRefinement } from '../shared/event-refinements.js';
 

@@ -11,8 +11,8 @@ import type { WebhookPayloadIssue } from './webhook-errors.js';
 export type StringCheck = readonly ['startsWith', prefix: string];
 
 /**
- * A number's check: a number format (`int`: zod's `safeint`, with the format's range) or a bound (`min`: zod's
- * `greater_than`, `max`: `less_than`), inclusive or not.
+ * A number's check: a number format (`int` for zod's integer formats, `number` for the others, with the format's
+ * range) or a bound (`min`: zod's `greater_than`, `max`: `less_than`), inclusive or not.
  */
 export type NumberCheck =
   | readonly ['format', kind: 'int' | 'number', minimum: number, maximum: number]
