@@ -2,11 +2,10 @@
 // JSON.parse plus a constant-time compare of the secret header (node:crypto timingSafeEqual), nothing else
 // (shared/notes/measurements.md). Targets: throughput >= 0.65 of the floor (#23), p99 per delivery < 50 µs.
 // It measures the build Node loads (the `node` export condition: src/webhooks/index.node.ts, schemas compiled), and,
-// for information, the build browsers and edges get (the same zod/mini schemas, not compiled).
+// for information, the build browsers and edges get (the shape table read by src/webhooks/event-validation.ts, no zod).
 import { timingSafeEqual } from 'node:crypto';
-import { EVENT_SCHEMAS, EventEnvelope } from '../src/schemas/events.js';
 import { createTestDelivery, verifyWebhook, verifyWebhookSync } from '../src/webhooks/index.node.js';
-import { useEventParsers } from '../src/webhooks/parse.js';
+import { SHAPE_PARSERS, useEventParsers } from '../src/webhooks/parse.js';
 import { messageReceived } from '../test/webhooks/support/fixtures.js';
 
 const SECRET = 'whsec_live_0123456789abcdef0123456789abcdef';
@@ -89,8 +88,8 @@ const asyncRate = await asyncOpsPerSecond(BATCH);
 const floorLat = latencies(floor, SAMPLES);
 const ourLat = latencies(ours, SAMPLES);
 
-// The build browsers and edges get: the same schemas as written, not compiled (docs/benchmarks.md).
-useEventParsers({ events: EVENT_SCHEMAS, envelope: EventEnvelope });
+// The build browsers and edges get: the generated shape table, no zod (docs/benchmarks.md).
+useEventParsers(SHAPE_PARSERS);
 opsPerSecond(ours, BATCH);
 const uncompiled = median(pairedRounds(ROUNDS / 3).ratios);
 
@@ -115,7 +114,7 @@ console.log(
   `  throughput ratio vs floor: ${ratio.toFixed(2)} (median of ${ROUNDS} paired rounds of ${fmt(BATCH)}; range ${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)}) (target >= ${RATIO_TARGET})  ${ratio >= RATIO_TARGET ? 'PASS' : 'MISS'}`,
 );
 console.log(
-  `  the browser/edge build (schemas not compiled): ratio ${uncompiled.toFixed(2)} (median of ${ROUNDS / 3} paired rounds)  [info]`,
+  `  the browser/edge build (shape table, no zod): ratio ${uncompiled.toFixed(2)} (median of ${ROUNDS / 3} paired rounds)  [info]`,
 );
 console.log(
   `  cross-check, per-call p50 ratio (floor p50 / ours p50): ${(floorLat.p50 / ourLat.p50).toFixed(2)}  [info]`,

@@ -1,8 +1,14 @@
-// Webhook payloads, written once on zod/mini so a receiver bundled for a browser or an edge ships no classic zod;
-// on Node, parse.ts compiles them (src/webhooks/node-parsers.ts) for throughput. zod/mini ships no messages: parses pass
-// src/webhooks/issue-messages.ts's English ones (nothing is set globally). The browser SDK never imports this file at
-// run time.
+// Webhook payloads, written once on zod/mini. The Node build parses with them, compiled for throughput
+// (src/webhooks/node-parsers.ts); browsers and edges validate with a table generated from them
+// (scripts/event-shapes.ts -> src/webhooks/event-shapes.generated.ts), so their bundles carry no zod at all. zod/mini
+// ships no messages: parses pass src/webhooks/issue-messages.ts's English ones (nothing is set globally). Every call
+// that builds a schema is marked pure, arguments included (esbuild keeps an unmarked argument call, and a property read
+// of an import, hence `ackStatusCode` imported by name), so a bundle that only reads the names and constants here
+// drops every schema. The browser SDK never imports this file at run time.
 import * as z from 'zod/mini';
+import { ACK_STATUS_CODES, ackStatusCode, type EventRefinement } from '../shared/event-refinements.js';
+
+export { ACK_STATUS_CODES };
 
 /**
  * A payload record read tolerantly: fields the gateway adds pass through at run time, while the type lists only the
@@ -10,6 +16,14 @@ import * as z from 'zod/mini';
  */
 const record = <T extends z.core.$ZodShape>(shape: T) =>
   z.looseObject(shape) as unknown as z.ZodMiniObject<T, z.core.$strip>;
+
+/**
+ * `schema` with an object-level rule of src/shared/event-refinements.ts, which the browser receiver's shape table
+ * names. A helper rather than a `.check()` on the schema, so that one pure call covers it (esbuild keeps a method
+ * call on a pure call's result).
+ */
+const refined = <S extends z.ZodMiniType>(schema: S, rule: EventRefinement<z.output<S>>): S =>
+  schema.check(z.refine(rule.test, { message: rule.message, path: rule.path }));
 
 /** Tenant-level webhook secret shape: `whsec_live_` + 32 hex characters. */
 export const TENANT_SECRET_PATTERN = /^whsec_live_[0-9a-f]{32}$/i;
@@ -21,16 +35,13 @@ export const EVENT_NAMES = ['message.received', 'message.ack', 'message.sent', '
 /** An event name from the catalog. */
 export type EventName = (typeof EVENT_NAMES)[number];
 
-/** Receipt statuses and their codes (spec, message.ack). */
-export const ACK_STATUS_CODES = { sent: 1, delivered: 2, read: 3, played: 4 } as const;
-
 /** Attachment of an inbound message. */
-export const Media = record({
-  type: z.string(),
-  url: z.string(),
-  file_name: z.string(),
-  mime_type: z.string(),
-  file_size: z.number().check(z.int(), z.nonnegative()),
+export const Media = /* @__PURE__ */ record({
+  type: /* @__PURE__ */ z.string(),
+  url: /* @__PURE__ */ z.string(),
+  file_name: /* @__PURE__ */ z.string(),
+  mime_type: /* @__PURE__ */ z.string(),
+  file_size: /* @__PURE__ */ z.number().check(/* @__PURE__ */ z.int(), /* @__PURE__ */ z.nonnegative()),
 });
 /** Attachment of an inbound message. */
 export type Media = z.infer<typeof Media>;
@@ -39,41 +50,41 @@ export type Media = z.infer<typeof Media>;
  * `message.received` data. The spec does not say which fields are required; linkgate requires the ids, sender and
  * time, and reads `media_error` (decision: where the gateway reports dropped media) when present.
  */
-export const MessageReceivedData = record({
-  message_id: z.string(),
-  sender: z.string(),
-  sender_jid: z.string(),
-  push_name: z.optional(z.string()),
-  text: z.optional(z.string()),
-  has_media: z.boolean(),
-  media: z.optional(Media),
-  media_error: z.optional(z.string()),
-  timestamp: z.number().check(z.int()),
+export const MessageReceivedData = /* @__PURE__ */ record({
+  message_id: /* @__PURE__ */ z.string(),
+  sender: /* @__PURE__ */ z.string(),
+  sender_jid: /* @__PURE__ */ z.string(),
+  push_name: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.string()),
+  text: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.string()),
+  has_media: /* @__PURE__ */ z.boolean(),
+  media: /* @__PURE__ */ z.optional(Media),
+  media_error: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.string()),
+  timestamp: /* @__PURE__ */ z.number().check(/* @__PURE__ */ z.int()),
 });
 
 /** `message.ack` data: all fields required; `status_code` 1-4 matches `status`. */
-export const MessageAckData = record({
-  message_id: z.string(),
-  chat_jid: z.string(),
-  recipient: z.string(),
-  status: z.enum(['sent', 'delivered', 'read', 'played']),
-  status_code: z.number().check(z.int(), z.minimum(1), z.maximum(4)),
-  timestamp: z.number().check(z.int()),
-}).check(
-  z.refine((d) => ACK_STATUS_CODES[d.status] === d.status_code, {
-    message: 'status_code must match status (1 sent, 2 delivered, 3 read, 4 played)',
-    path: ['status_code'],
+export const MessageAckData = /* @__PURE__ */ refined(
+  /* @__PURE__ */ record({
+    message_id: /* @__PURE__ */ z.string(),
+    chat_jid: /* @__PURE__ */ z.string(),
+    recipient: /* @__PURE__ */ z.string(),
+    status: /* @__PURE__ */ z.enum(['sent', 'delivered', 'read', 'played']),
+    status_code: /* @__PURE__ */ z
+      .number()
+      .check(/* @__PURE__ */ z.int(), /* @__PURE__ */ z.minimum(1), /* @__PURE__ */ z.maximum(4)),
+    timestamp: /* @__PURE__ */ z.number().check(/* @__PURE__ */ z.int()),
   }),
+  ackStatusCode,
 );
 
 /** `message.sent` data (observed behaviour). */
-export const MessageSentData = record({
-  message_id: z.string(),
-  recipient: z.string(),
-  recipient_jid: z.string(),
-  text: z.optional(z.string()),
-  status: z.string(),
-  timestamp: z.number().check(z.int()),
+export const MessageSentData = /* @__PURE__ */ record({
+  message_id: /* @__PURE__ */ z.string(),
+  recipient: /* @__PURE__ */ z.string(),
+  recipient_jid: /* @__PURE__ */ z.string(),
+  text: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.string()),
+  status: /* @__PURE__ */ z.string(),
+  timestamp: /* @__PURE__ */ z.number().check(/* @__PURE__ */ z.int()),
 });
 
 /** The device statuses the spec documents; the gateway may send others (e.g. `COOLDOWN`), which are accepted. */
@@ -82,35 +93,39 @@ export const DEVICE_STATUSES = ['ONLINE', 'OFFLINE', 'HIBERNATED', 'LOGGED_OUT']
 export type DocumentedDeviceStatus = (typeof DEVICE_STATUSES)[number];
 
 /** `device.status` data (observed behaviour); unknown status strings (e.g. `COOLDOWN`) are accepted. */
-export const DeviceStatusData = record({
-  device_name: z.optional(z.string()),
-  phone: z.optional(z.string()),
-  status: z.string(),
-  reason: z.optional(z.nullable(z.string())),
-  heat_score: z.optional(z.number().check(z.minimum(0), z.maximum(100))),
+export const DeviceStatusData = /* @__PURE__ */ record({
+  device_name: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.string()),
+  phone: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.string()),
+  status: /* @__PURE__ */ z.string(),
+  reason: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.nullable(/* @__PURE__ */ z.string())),
+  heat_score: /* @__PURE__ */ z.optional(
+    /* @__PURE__ */ z.number().check(/* @__PURE__ */ z.minimum(0), /* @__PURE__ */ z.maximum(100)),
+  ),
 });
 
 /** `device.qr` data: all fields required; the image is a base64 PNG data URI. */
-export const DeviceQrData = record({
-  qr_code: z.string(),
-  qr_image_url: z.string().check(z.startsWith('data:image/png;base64,')),
-  attempt: z.number().check(z.int(), z.minimum(1), z.maximum(5)),
-  expires_in: z.number().check(z.int(), z.positive()),
+export const DeviceQrData = /* @__PURE__ */ record({
+  qr_code: /* @__PURE__ */ z.string(),
+  qr_image_url: /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.startsWith('data:image/png;base64,')),
+  attempt: /* @__PURE__ */ z
+    .number()
+    .check(/* @__PURE__ */ z.int(), /* @__PURE__ */ z.minimum(1), /* @__PURE__ */ z.maximum(5)),
+  expires_in: /* @__PURE__ */ z.number().check(/* @__PURE__ */ z.int(), /* @__PURE__ */ z.positive()),
 });
 
 const envelope = <E extends EventName, D extends z.ZodMiniType>(event: E, data: D) =>
   record({ event: z.literal(event), device_id: z.string(), timestamp: z.number().check(z.int()), data });
 
 /** A `message.received` delivery. */
-export const MessageReceivedEvent = envelope('message.received', MessageReceivedData);
+export const MessageReceivedEvent = /* @__PURE__ */ envelope('message.received', MessageReceivedData);
 /** A `message.ack` delivery. */
-export const MessageAckEvent = envelope('message.ack', MessageAckData);
+export const MessageAckEvent = /* @__PURE__ */ envelope('message.ack', MessageAckData);
 /** A `message.sent` delivery. */
-export const MessageSentEvent = envelope('message.sent', MessageSentData);
+export const MessageSentEvent = /* @__PURE__ */ envelope('message.sent', MessageSentData);
 /** A `device.status` delivery. */
-export const DeviceStatusEvent = envelope('device.status', DeviceStatusData);
+export const DeviceStatusEvent = /* @__PURE__ */ envelope('device.status', DeviceStatusData);
 /** A `device.qr` delivery. */
-export const DeviceQrEvent = envelope('device.qr', DeviceQrData);
+export const DeviceQrEvent = /* @__PURE__ */ envelope('device.qr', DeviceQrData);
 
 /** Any event in the catalog, discriminated on `event`. */
 export const WebhookEvent = /* @__PURE__ */ z.discriminatedUnion('event', [
@@ -134,11 +149,11 @@ export type DeviceStatusEvent = z.infer<typeof DeviceStatusEvent>;
 export type DeviceQrEvent = z.infer<typeof DeviceQrEvent>;
 
 /** The envelope every event shares, for events outside the catalog. */
-export const EventEnvelope = z.looseObject({
-  event: z.string(),
-  device_id: z.string(),
-  timestamp: z.number().check(z.int()),
-  data: z.record(z.string(), z.unknown()),
+export const EventEnvelope = /* @__PURE__ */ z.looseObject({
+  event: /* @__PURE__ */ z.string(),
+  device_id: /* @__PURE__ */ z.string(),
+  timestamp: /* @__PURE__ */ z.number().check(/* @__PURE__ */ z.int()),
+  data: /* @__PURE__ */ z.record(/* @__PURE__ */ z.string(), /* @__PURE__ */ z.unknown()),
 });
 /** The envelope every event shares. */
 export type EventEnvelope = z.infer<typeof EventEnvelope>;

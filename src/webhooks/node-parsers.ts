@@ -1,7 +1,8 @@
 // Node's parsers: the event schemas compiled ahead of time. zod/mini does not compile object parsers the way classic
 // zod does; zod's `compile` (shared by both, from zod/v4/core) makes them about twice as fast on valid input and
-// falls back to the regular parser, with the same issues, on invalid input. Only the Node entry loads this file, so
-// bundles for browsers and edges do not carry the compiler (docs/benchmarks.md, "The receiver on two builds").
+// falls back to the regular parser, with the same issues, on invalid input. Only the Node entry loads this file, and
+// with it zod: bundles for browsers and edges validate with the generated shape table instead (parse.ts's
+// SHAPE_PARSERS), which gives the same results (docs/benchmarks.md, "The receiver on two builds").
 import { compile, config } from 'zod/mini';
 import { EVENT_SCHEMAS, EventEnvelope } from '../schemas/events.js';
 import { type EventParsers, useEventParsers } from './parse.js';

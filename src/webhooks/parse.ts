@@ -1,5 +1,6 @@
-import type * as z from 'zod/mini';
-import { EVENT_SCHEMAS, EventEnvelope, type EventName, type WebhookEvent } from '../schemas/events.js';
+import type { EventEnvelope, EventName, WebhookEvent } from '../schemas/events.js';
+import { ENVELOPE_SHAPE, EVENT_SHAPES } from './event-shapes.generated.js';
+import { type EventValidation, type ObjectShape, validateShape } from './event-validation.js';
 import { ENGLISH } from './issue-messages.js';
 import { type WebhookPayloadIssue, WebhookVerificationError } from './webhook-errors.js';
 
@@ -17,23 +18,47 @@ export type ParsedWebhookEvent = KnownWebhookEvent | UnknownWebhookEvent;
 
 const hasOwn = Object.prototype.hasOwnProperty;
 
-/** The parser of each event in the catalog, and of the envelope of events outside it. */
-export interface EventParsers {
-  events: { readonly [E in EventName]: (typeof EVENT_SCHEMAS)[E] };
-  envelope: typeof EventEnvelope;
+/**
+ * What {@link validateEvent} asks of a parser: zod's `safeParse`, given the English messages. The event schemas
+ * (src/schemas/events.ts), their compiled twins and the shape table's validators all answer it.
+ */
+export interface EventParser {
+  safeParse(value: unknown, params: typeof ENGLISH): EventValidation;
 }
 
-// The schemas themselves, as a browser or an edge runs them; the Node entry swaps in compiled twins (node-parsers.ts).
-let parsers: EventParsers = { events: EVENT_SCHEMAS, envelope: EventEnvelope };
+/** The parser of each event in the catalog, and of the envelope of events outside it. */
+export interface EventParsers {
+  events: { readonly [E in EventName]: EventParser };
+  envelope: EventParser;
+}
 
-/** Makes {@link validateEvent} use `faster` parsers of the same schemas: same results, same issues. */
-export function useEventParsers(faster: EventParsers): void {
-  parsers = faster;
+const byShape = (shape: ObjectShape): EventParser => ({ safeParse: (value) => validateShape(shape, value) });
+
+/**
+ * The parsers browsers and edges run: the shapes of the event schemas as a generated table, read without zod
+ * (event-validation.ts), so a receiver's bundle carries no zod. Same results and issues as the schemas.
+ */
+export const SHAPE_PARSERS: EventParsers = {
+  events: Object.fromEntries(
+    Object.entries(EVENT_SHAPES).map(([name, shape]) => [name, byShape(shape)]),
+  ) as EventParsers['events'],
+  envelope: byShape(ENVELOPE_SHAPE),
+};
+
+// The Node entry swaps in the schemas themselves, compiled for throughput (node-parsers.ts).
+let parsers = SHAPE_PARSERS;
+
+/**
+ * Makes {@link validateEvent} use other parsers of the same schemas, e.g. the schemas compiled (`SHAPE_PARSERS` again
+ * to undo): same results, same issues.
+ */
+export function useEventParsers(others: EventParsers): void {
+  parsers = others;
 }
 
 /** True when `name` is an event in the catalog. */
 export function isKnownEventName(name: unknown): name is EventName {
-  return typeof name === 'string' && hasOwn.call(EVENT_SCHEMAS, name);
+  return typeof name === 'string' && hasOwn.call(EVENT_SHAPES, name);
 }
 
 /**
@@ -87,7 +112,7 @@ export function validateEvent(value: unknown): ParsedWebhookEvent {
   return event;
 }
 
-function invalidPayload(what: string, zodIssues: readonly z.core.$ZodIssue[]): WebhookVerificationError {
+function invalidPayload(what: string, zodIssues: readonly WebhookPayloadIssue[]): WebhookVerificationError {
   const issues: WebhookPayloadIssue[] = zodIssues.map((issue) => ({
     path: issue.path,
     message: issue.message,

@@ -1,0 +1,174 @@
+// The browser and edge receiver's validator: it reads the event shapes of src/schemas/events.ts as plain data (the
+// table scripts/event-shapes.ts generates) and answers what zod/mini's safeParse of those schemas answers, without
+// zod's run time in the bundle. It follows zod's rules step for step (zod/v4/core schemas.js, checks.js): the same
+// output object, and the same issues in the same order, worded by the same English map. The Node build keeps zod,
+// compiled (node-parsers.ts); test/webhooks/event-validation.test.ts holds the two against each other.
+import { EVENT_REFINEMENTS, type EventRefinementName } from '../shared/event-refinements.js';
+import { eventIssueMessage } from './issue-messages.js';
+import type { WebhookPayloadIssue } from './webhook-errors.js';
+
+/** A string's check: zod's `startsWith`. */
+export type StringCheck = readonly ['startsWith', prefix: string];
+
+/**
+ * A number's check: a number format (`int` for zod's integer formats, `number` for the others, with the format's
+ * range) or a bound (`min`: zod's `greater_than`, `max`: `less_than`), inclusive or not.
+ */
+export type NumberCheck =
+  | readonly ['format', kind: 'int' | 'number', minimum: number, maximum: number]
+  | readonly ['min' | 'max', bound: number, inclusive: boolean];
+
+/** What a value of an event must be: one node of the generated table (src/webhooks/event-shapes.generated.ts). */
+export type FieldShape =
+  | readonly ['string', ...StringCheck[]]
+  | readonly ['number', ...NumberCheck[]]
+  | readonly ['boolean']
+  | readonly ['optional' | 'nullable', FieldShape]
+  | readonly ['value', readonly (string | number)[]]
+  | readonly ['record']
+  | ObjectShape;
+
+/** An object: its fields in order, whether unknown keys are kept (zod's looseObject), and its refinement's name. */
+export type ObjectShape = readonly [
+  'object',
+  fields: { readonly [key: string]: FieldShape },
+  keepsUnknownKeys: boolean,
+  refinement?: EventRefinementName,
+];
+
+/** What a validation gives: zod's safeParse answer, its issues as a refusal lists them (path, message, code). */
+export type EventValidation =
+  | { success: true; data: unknown }
+  | { success: false; error: { issues: WebhookPayloadIssue[] } };
+
+type RawIssue = Parameters<typeof eventIssueMessage>[0];
+
+const hasOwn = Object.hasOwn;
+const isObject = (value: unknown): value is Record<PropertyKey, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** zod's util.isPlainObject, which records (an event's `data` outside the catalog) require. */
+function isPlainObject(value: unknown): value is Record<PropertyKey, unknown> {
+  if (!isObject(value)) return false;
+  const made = value.constructor;
+  if (typeof made !== 'function') return true;
+  return isObject(made.prototype) && hasOwn(made.prototype, 'isPrototypeOf');
+}
+
+/**
+ * Validates `value` against `shape`: `data` is the value zod would give (a fresh object for each object, unknown keys
+ * copied where kept), `issues` those zod would raise (path, code, message), in its order.
+ */
+export function validateShape(shape: FieldShape, value: unknown): EventValidation {
+  const issues: WebhookPayloadIssue[] = [];
+  const path: PropertyKey[] = [];
+  // How many issues so far stop the checks that follow on the same value (zod's `continue` not true, util.aborted).
+  let stops = 0;
+
+  const raise = (raw: RawIssue, go = false, at: PropertyKey[] = path, message = eventIssueMessage(raw)) => {
+    if (!go) stops++;
+    issues.push({ path: [...at], message, code: raw.code });
+  };
+
+  const numberCheck = (check: NumberCheck, input: number): void => {
+    if (check[0] === 'format') {
+      const [, kind, minimum, maximum] = check;
+      if (kind === 'int') {
+        if (!Number.isInteger(input)) return void raise({ code: 'invalid_type', expected: 'int', input });
+        // Beyond the safe range zod reports the safe bound, whatever the format, and checks nothing more.
+        if (!Number.isSafeInteger(input)) {
+          return void raise(
+            input > 0
+              ? { code: 'too_big', origin: 'int', maximum: Number.MAX_SAFE_INTEGER, inclusive: true, input }
+              : { code: 'too_small', origin: 'int', minimum: Number.MIN_SAFE_INTEGER, inclusive: true, input },
+            true,
+          );
+        }
+      }
+      if (input < minimum) raise({ code: 'too_small', origin: 'number', minimum, inclusive: true, input }, true);
+      if (input > maximum) raise({ code: 'too_big', origin: 'number', maximum, inclusive: true, input }, true);
+      return;
+    }
+    const [kind, bound, inclusive] = check;
+    if (kind === 'max' ? (inclusive ? input <= bound : input < bound) : inclusive ? input >= bound : input > bound)
+      return;
+    raise(
+      kind === 'max'
+        ? { code: 'too_big', origin: 'number', maximum: bound, inclusive, input }
+        : { code: 'too_small', origin: 'number', minimum: bound, inclusive, input },
+      true,
+    );
+  };
+
+  const run = (shape: FieldShape, input: unknown): unknown => {
+    const stopsBefore = stops;
+    switch (shape[0]) {
+      case 'optional':
+        return input === undefined ? input : run(shape[1], input);
+      case 'nullable':
+        return input === null ? input : run(shape[1], input);
+      case 'value':
+        if (!shape[1].includes(input as string)) raise({ code: 'invalid_value', values: [...shape[1]], input });
+        return input;
+      case 'boolean':
+        if (typeof input !== 'boolean') raise({ code: 'invalid_type', expected: 'boolean', input });
+        return input;
+      case 'string':
+        if (typeof input !== 'string') raise({ code: 'invalid_type', expected: 'string', input });
+        else {
+          for (let i = 1; i < shape.length; i++) {
+            const [, prefix] = shape[i] as StringCheck;
+            if (!input.startsWith(prefix)) {
+              raise({ code: 'invalid_format', format: 'starts_with', origin: 'string', prefix, input }, true);
+            }
+          }
+        }
+        return input;
+      case 'number':
+        // NaN and the infinities are not numbers to zod.
+        if (typeof input !== 'number' || !Number.isFinite(input))
+          raise({ code: 'invalid_type', expected: 'number', input });
+        else {
+          for (let i = 1; i < shape.length && stops === stopsBefore; i++) numberCheck(shape[i] as NumberCheck, input);
+        }
+        return input;
+      case 'record': {
+        if (!isPlainObject(input)) return void raise({ code: 'invalid_type', expected: 'record', input });
+        const data: Record<PropertyKey, unknown> = {};
+        // Own enumerable keys, symbols included (a symbol is not a string key); never an own __proto__.
+        for (const key of Reflect.ownKeys(input)) {
+          if (key === '__proto__' || !Object.prototype.propertyIsEnumerable.call(input, key)) continue;
+          if (typeof key === 'string') data[key] = input[key];
+          else raise({ code: 'invalid_key', origin: 'record', issues: [], input: key }, false, [...path, key]);
+        }
+        return data;
+      }
+      default: {
+        if (!isObject(input)) return void raise({ code: 'invalid_type', expected: 'object', input });
+        const [, fields, keepsUnknownKeys, refinement] = shape;
+        const data: Record<string, unknown> = {};
+        for (const key in fields) {
+          const field = fields[key]!;
+          path.push(key);
+          // `in`, as zod: an inherited key counts as present. A present key is kept even when undefined; an absent one
+          // is checked as undefined and not kept (zod skips an absent optional field, which comes to the same).
+          if (key in input) data[key] = run(field, input[key]);
+          else run(field, undefined);
+          path.pop();
+        }
+        if (keepsUnknownKeys) {
+          // for...in, as zod: inherited enumerable keys are copied too; an own __proto__ is not (it would set the prototype).
+          for (const key in input) if (!hasOwn(fields, key) && key !== '__proto__') data[key] = input[key];
+        }
+        if (refinement && stops === stopsBefore) {
+          const { test, message, path: at } = EVENT_REFINEMENTS[refinement];
+          if (!test(data as never)) raise({ code: 'custom', input: data }, true, [...path, ...at], message);
+        }
+        return data;
+      }
+    }
+  };
+
+  const data = run(shape, value);
+  return issues.length ? { success: false, error: { issues } } : { success: true, data };
+}
