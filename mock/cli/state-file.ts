@@ -267,7 +267,7 @@ function removeLeftoverTemps(path: string): void {
  * The state as the file holds it: indented, so a diff or a parse error points at one row. Throws when it is over
  * `maxBytes`: a file the next start would refuse is not written, so the file keeps the last state it can start from.
  */
-export function serialise(backend: Pick<BackendCore, 'snapshot'>, maxBytes = MAX_STATE_FILE_BYTES): string {
+export function serialise(backend: { snapshot(): unknown }, maxBytes = MAX_STATE_FILE_BYTES): string {
   const text = `${JSON.stringify(backend.snapshot(), null, 1)}\n`;
   const size = Buffer.byteLength(text);
   if (size > maxBytes) {
