@@ -3,7 +3,7 @@ import { createWebhookHandler } from '../../src/webhooks/index.js';
 
 /** The route handler. */
 export const POST = createWebhookHandler({
-  secret: 'whsec_live_example',
+  secret: 'whsec_live_0123456789abcdef0123456789abcdef',
   dedupe: true,
   on: {
     'message.received': (event) => console.log(event.data.text),
