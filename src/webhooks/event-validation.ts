@@ -5,6 +5,7 @@
 // compiled (node-parsers.ts); test/webhooks/event-validation.test.ts holds the two against each other.
 import { EVENT_REFINEMENTS, type EventRefinementName } from '../shared/event-refinements.js';
 import { eventIssueMessage } from './issue-messages.js';
+import { copyingCheckerOf, INVALID, inPlaceCheckerOf } from './shape-checkers.js';
 import type { WebhookPayloadIssue } from './webhook-errors.js';
 
 /** A string's check: zod's `startsWith`. */
@@ -60,6 +61,22 @@ function isPlainObject(value: unknown): value is Record<PropertyKey, unknown> {
  * copied where kept), `issues` those zod would raise (path, code, message), in its order.
  */
 export function validateShape(shape: FieldShape, value: unknown): EventValidation {
+  // Valid input, the usual case, takes the checker's fast path; the interpreter names the issues of the rest.
+  const data = copyingCheckerOf(shape)(value);
+  return data !== INVALID ? { success: true, data } : interpret(shape, value);
+}
+
+/**
+ * {@link validateShape} for a value fresh from `JSON.parse` that the caller holds alone and gives up: where zod's copy
+ * would not differ from it (keys in the shape's order, the usual delivery), `data` is the value itself, uncopied.
+ */
+export function validateParsedJson(shape: FieldShape, value: unknown): EventValidation {
+  const data = inPlaceCheckerOf(shape)(value);
+  return data !== INVALID ? { success: true, data } : validateShape(shape, value);
+}
+
+/** The exact walk: zod's data and issues, step for step. */
+function interpret(shape: FieldShape, value: unknown): EventValidation {
   const issues: WebhookPayloadIssue[] = [];
   const path: PropertyKey[] = [];
   // How many issues so far stop the checks that follow on the same value (zod's `continue` not true, util.aborted).
@@ -147,7 +164,8 @@ export function validateShape(shape: FieldShape, value: unknown): EventValidatio
         if (!isObject(input)) return void raise({ code: 'invalid_type', expected: 'object', input });
         const [, fields, keepsUnknownKeys, refinement] = shape;
         const data: Record<string, unknown> = {};
-        for (const key in fields) {
+        // Own keys: one that Object.prototype gained (a polluted realm) is no field.
+        for (const key of Object.keys(fields)) {
           const field = fields[key]!;
           path.push(key);
           // `in`, as zod: an inherited key counts as present. A present key is kept even when undefined; an absent one

@@ -1,6 +1,6 @@
 import type { EventEnvelope, EventName, WebhookEvent } from '../schemas/events.js';
 import { ENVELOPE_SHAPE, EVENT_SHAPES } from './event-shapes.generated.js';
-import { type EventValidation, type ObjectShape, validateShape } from './event-validation.js';
+import { type EventValidation, type ObjectShape, validateParsedJson, validateShape } from './event-validation.js';
 import { ENGLISH } from './issue-messages.js';
 import { type WebhookPayloadIssue, WebhookVerificationError } from './webhook-errors.js';
 
@@ -24,6 +24,11 @@ const hasOwn = Object.prototype.hasOwnProperty;
  */
 export interface EventParser {
   safeParse(value: unknown, params: typeof ENGLISH): EventValidation;
+  /**
+   * `safeParse` of a value fresh from `JSON.parse` that the caller gives up, which may come back as the data itself
+   * instead of a copy (the shape table's parsers: see validateParsedJson). Parsers without it get `safeParse`.
+   */
+  safeParseOwned?(value: unknown): EventValidation;
 }
 
 /** The parser of each event in the catalog, and of the envelope of events outside it. */
@@ -32,7 +37,10 @@ export interface EventParsers {
   envelope: EventParser;
 }
 
-const byShape = (shape: ObjectShape): EventParser => ({ safeParse: (value) => validateShape(shape, value) });
+const byShape = (shape: ObjectShape): EventParser => ({
+  safeParse: (value) => validateShape(shape, value),
+  safeParseOwned: (value) => validateParsedJson(shape, value),
+});
 
 /**
  * The parsers browsers and edges run: the shapes of the event schemas as a generated table, read without zod
@@ -73,7 +81,12 @@ export function isKnownEventName(name: unknown): name is EventName {
  * if (event.known && event.event === 'message.received') console.log(event.data.text);
  */
 export function parseWebhookEvent(json: unknown): ParsedWebhookEvent {
-  return validateEvent(typeof json === 'string' ? parseJsonText(json) : json);
+  return typeof json === 'string' ? parseEventText(json) : validateEvent(json);
+}
+
+/** Parses a body's JSON text and validates it; the objects JSON.parse made become the event's, uncopied if valid. */
+export function parseEventText(text: string): ParsedWebhookEvent {
+  return validateEvent(parseJsonText(text), true);
 }
 
 /** JSON.parse with an error that never quotes the body (the engine's message includes a slice of it). */
@@ -94,23 +107,30 @@ export function parseJsonText(text: string): unknown {
   }
 }
 
-/** Validates an already parsed body (see {@link parseWebhookEvent}). */
-export function validateEvent(value: unknown): ParsedWebhookEvent {
+/**
+ * Validates an already parsed body (see {@link parseWebhookEvent}).
+ *
+ * @param owned - `value` is fresh from `JSON.parse` and the caller gives it up: its objects may become the event's.
+ */
+export function validateEvent(value: unknown, owned = false): ParsedWebhookEvent {
   const name = (value as { event?: unknown } | null)?.event;
   if (isKnownEventName(name)) {
-    const result = parsers.events[name].safeParse(value, ENGLISH);
+    const result = safeParse(parsers.events[name], value, owned);
     if (!result.success) throw invalidPayload(`a valid ${name} delivery`, result.error.issues);
     const event = result.data as KnownWebhookEvent;
     event.known = true;
     return event;
   }
-  const result = parsers.envelope.safeParse(value, ENGLISH);
+  const result = safeParse(parsers.envelope, value, owned);
   if (!result.success)
     throw invalidPayload('a webhook envelope { event, device_id, timestamp, data }', result.error.issues);
   const event = result.data as UnknownWebhookEvent;
   event.known = false;
   return event;
 }
+
+const safeParse = (parser: EventParser, value: unknown, owned: boolean): EventValidation =>
+  owned && parser.safeParseOwned ? parser.safeParseOwned(value) : parser.safeParse(value, ENGLISH);
 
 function invalidPayload(what: string, zodIssues: readonly WebhookPayloadIssue[]): WebhookVerificationError {
   const issues: WebhookPayloadIssue[] = zodIssues.map((issue) => ({
