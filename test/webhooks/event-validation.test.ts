@@ -76,7 +76,7 @@ function expectSameFromJson(schema: z.ZodMiniType, shape: ObjectShape, text: str
   expectAnswer(validateParsedJson(shape, JSON.parse(text)), schema.safeParse(JSON.parse(text), ENGLISH), new Set());
 }
 
-function expectAnswer(ours: EventValidation, theirs: z.ZodSafeParseResult<unknown>, input: Set<object>): void {
+function expectAnswer(ours: EventValidation, theirs: ReturnType<z.ZodMiniType['safeParse']>, input: Set<object>): void {
   expect(ours.success).toBe(theirs.success);
   if (theirs.success && ours.success) {
     expect(anatomy(ours.data, input)).toEqual(anatomy(theirs.data, input));
