@@ -158,41 +158,46 @@ function recordInPlace(input: unknown): unknown {
   return input;
 }
 
-// How a field's value is checked: the common leaves inline (a call per field would cost more than the check), the
-// rest by the field's own checker.
+// How a field's value is checked, once an optional field's undefined is let through: the common leaves inline (a call
+// per field would cost more than the check), the rest by the field's own checker.
 const BY_CHECKER = 0;
 const STRING = 1;
-const OPTIONAL_STRING = 2;
-const BOOLEAN = 3;
-const SAFE_INTEGER = 4;
-const CONSTANT = 5;
+const BOOLEAN = 2;
+const SAFE_INTEGER = 3;
+const CONSTANT = 4;
 
 /** An object's fields, in the order the interpreter walks them, each with how to check it. */
 interface FieldList {
   readonly keys: readonly string[];
+  /** Whether undefined passes without a check (an optional field). */
+  readonly optional: readonly boolean[];
+  /** How the value is checked otherwise (the shape inside an optional). */
   readonly kinds: Uint8Array;
   readonly checkers: readonly ShapeChecker[];
   /** The one value of a CONSTANT field. */
   readonly constants: readonly unknown[];
-  /** Whether an absent field passes (an optional one); it is then not copied. */
+  /** Whether an absent field passes (as undefined); it is then not copied. */
   readonly mayBeAbsent: readonly boolean[];
 }
 
 function fieldList(fields: ObjectShape[1], inPlace: boolean): FieldList {
   // In the interpreter's order; own keys only, as it takes them.
   const keys = Object.keys(fields);
-  const checkers = keys.map((key) => build(fields[key]!, inPlace));
-  return {
+  const optional = keys.map((key) => fields[key]![0] === 'optional');
+  const inner = keys.map((key, i) => (optional[i] ? (fields[key]![1] as FieldShape) : fields[key]!));
+  const list = {
     keys,
-    kinds: Uint8Array.from(keys, (key) => kindOf(fields[key]!)),
-    checkers,
-    constants: keys.map((key) => (fields[key]![0] === 'value' ? fields[key]![1][0] : undefined)),
-    mayBeAbsent: checkers.map((check) => check(undefined) !== INVALID),
+    optional,
+    kinds: Uint8Array.from(inner, kindOf),
+    checkers: inner.map((shape) => build(shape, inPlace)),
+    constants: inner.map((shape) => (shape[0] === 'value' ? shape[1][0] : undefined)),
+    mayBeAbsent: [] as boolean[],
   };
+  list.mayBeAbsent = keys.map((_, at) => checkField(list, at, undefined) !== INVALID);
+  return list;
 }
 
 function kindOf(shape: FieldShape): number {
-  if (shape[0] === 'optional') return kindOf(shape[1]) === STRING ? OPTIONAL_STRING : BY_CHECKER;
   if (shape[0] === 'boolean') return BOOLEAN;
   if (shape[0] === 'string') return shape.length === 1 ? STRING : BY_CHECKER;
   if (shape[0] === 'value') return isOneValue(shape[1]) ? CONSTANT : BY_CHECKER;
@@ -209,11 +214,10 @@ function kindOf(shape: FieldShape): number {
 
 /** The data of field `at` for `value`, or INVALID. */
 function checkField(list: FieldList, at: number, value: unknown): unknown {
+  if (value === undefined && list.optional[at]) return value;
   switch (list.kinds[at]) {
     case STRING:
       return typeof value === 'string' ? value : INVALID;
-    case OPTIONAL_STRING:
-      return value === undefined || typeof value === 'string' ? value : INVALID;
     case BOOLEAN:
       return typeof value === 'boolean' ? value : INVALID;
     case SAFE_INTEGER:
