@@ -1,8 +1,8 @@
-// The browser and edge receiver's validator: it reads the event shapes of src/schemas/events.ts as plain data (the
+// The receiver's validator, on every runtime: it reads the event shapes of src/schemas/events.ts as plain data (the
 // table scripts/event-shapes.ts generates) and answers what zod/mini's safeParse of those schemas answers, without
-// zod's run time in the bundle. It follows zod's rules step for step (zod/v4/core schemas.js, checks.js): the same
-// output object, and the same issues in the same order, worded by the same English map. The Node build keeps zod,
-// compiled (node-parsers.ts); test/webhooks/event-validation.test.ts holds the two against each other.
+// loading zod. It follows zod's rules step for step (zod/v4/core schemas.js, checks.js): the same output object, and
+// the same issues in the same order, worded by the same English map. Valid input takes shape-checkers.ts's fast path;
+// test/webhooks/event-validation.test.ts holds both against zod.
 import { EVENT_REFINEMENTS, type EventRefinementName } from '../shared/event-refinements.js';
 import { eventIssueMessage } from './issue-messages.js';
 import { copyingCheckerOf, INVALID, inPlaceCheckerOf } from './shape-checkers.js';

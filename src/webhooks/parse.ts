@@ -20,7 +20,7 @@ const hasOwn = Object.prototype.hasOwnProperty;
 
 /**
  * What {@link validateEvent} asks of a parser: zod's `safeParse`, given the English messages. The event schemas
- * (src/schemas/events.ts), their compiled twins and the shape table's validators all answer it.
+ * (src/schemas/events.ts) and the shape table's validators both answer it.
  */
 export interface EventParser {
   safeParse(value: unknown, params: typeof ENGLISH): EventValidation;
@@ -43,8 +43,8 @@ const byShape = (shape: ObjectShape): EventParser => ({
 });
 
 /**
- * The parsers browsers and edges run: the shapes of the event schemas as a generated table, read without zod
- * (event-validation.ts), so a receiver's bundle carries no zod. Same results and issues as the schemas.
+ * The parsers every runtime runs: the shapes of the event schemas as a generated table, read without zod
+ * (event-validation.ts), so the receiver loads no zod. Same results and issues as the schemas.
  */
 export const SHAPE_PARSERS: EventParsers = {
   events: Object.fromEntries(
@@ -53,12 +53,12 @@ export const SHAPE_PARSERS: EventParsers = {
   envelope: byShape(ENVELOPE_SHAPE),
 };
 
-// The Node entry swaps in the schemas themselves, compiled for throughput (node-parsers.ts).
+// Tests swap in the zod schemas themselves, to hold the table's answers against theirs.
 let parsers = SHAPE_PARSERS;
 
 /**
- * Makes {@link validateEvent} use other parsers of the same schemas, e.g. the schemas compiled (`SHAPE_PARSERS` again
- * to undo): same results, same issues.
+ * Makes {@link validateEvent} use other parsers of the same schemas, e.g. the zod schemas (`SHAPE_PARSERS` again to
+ * undo): same results, same issues.
  */
 export function useEventParsers(others: EventParsers): void {
   parsers = others;
