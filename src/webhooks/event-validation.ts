@@ -5,7 +5,7 @@
 // test/webhooks/event-validation.test.ts holds both against zod.
 import { EVENT_REFINEMENTS, type EventRefinementName } from '../shared/event-refinements.js';
 import { eventIssueMessage } from './issue-messages.js';
-import { copyingCheckerOf, INVALID, inPlaceCheckerOf } from './shape-checkers.js';
+import { copyingCheckerOf, INVALID, inPlaceCheckerOf, isObject, isPlainObject } from './shape-checkers.js';
 import type { WebhookPayloadIssue } from './webhook-errors.js';
 
 /** A string's check: zod's `startsWith`. */
@@ -45,16 +45,6 @@ export type EventValidation =
 type RawIssue = Parameters<typeof eventIssueMessage>[0];
 
 const hasOwn = Object.hasOwn;
-const isObject = (value: unknown): value is Record<PropertyKey, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
-/** zod's util.isPlainObject, which records (an event's `data` outside the catalog) require. */
-function isPlainObject(value: unknown): value is Record<PropertyKey, unknown> {
-  if (!isObject(value)) return false;
-  const made = value.constructor;
-  if (typeof made !== 'function') return true;
-  return isObject(made.prototype) && hasOwn(made.prototype, 'isPrototypeOf');
-}
 
 /**
  * Validates `value` against `shape`: `data` is the value zod would give (a fresh object for each object, unknown keys

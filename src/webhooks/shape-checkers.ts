@@ -1,9 +1,10 @@
 // The validator's fast path for valid input: each shape of the table, turned once (on first use) into closures that
 // answer the data event-validation.ts's interpreter would give, or INVALID at the first problem without saying which
 // (the interpreter then walks the value again to name the issues). Plain closures, no generated code: it runs where
-// `new Function` is forbidden (CSP, `--jitless`). Two kinds: copying checkers, for any value, build the output objects
-// as the interpreter does; in-place checkers, for a body the receiver has just parsed and holds alone, answer the
-// parsed objects themselves when a copy could not differ from them, which saves the copying, most of the cost.
+// `new Function` is forbidden (CSP, `--jitless`). The usual delivery is taken: objects whose keys come in the order of
+// their shape; anything else is left to the interpreter. Two kinds: copying checkers build the output objects as the
+// interpreter does; in-place checkers, for a body the receiver has just parsed and holds alone, answer the parsed
+// objects themselves, which a copy could not differ from, and save the copying, most of the cost.
 import { EVENT_REFINEMENTS } from '../shared/event-refinements.js';
 import type { FieldShape, NumberCheck, ObjectShape, StringCheck } from './event-validation.js';
 
@@ -23,7 +24,7 @@ const isEnumerable = Object.prototype.propertyIsEnumerable;
 const copying = new WeakMap<FieldShape, ShapeChecker>();
 const inPlace = new WeakMap<FieldShape, ShapeChecker>();
 
-/** The copying checker of `shape`: for any value, fresh objects as the interpreter builds them. */
+/** The copying checker of `shape`: fresh objects, as the interpreter builds them. */
 export function copyingCheckerOf(shape: FieldShape): ShapeChecker {
   let checker = copying.get(shape);
   if (checker === undefined) {
@@ -34,9 +35,8 @@ export function copyingCheckerOf(shape: FieldShape): ShapeChecker {
 }
 
 /**
- * The in-place checker of `shape`, for a value fresh from `JSON.parse` that nothing else holds: it answers the value
- * itself where the interpreter's copy would have the same keys in the same order (keys of the shape first, in its
- * order, then the others; no own `__proto__`), else INVALID, and the copying checker decides.
+ * The in-place checker of `shape`, for a value fresh from `JSON.parse` that nothing else holds: the value itself,
+ * whose every object the interpreter would copy key for key (see objectChecker), else INVALID.
  */
 export function inPlaceCheckerOf(shape: FieldShape): ShapeChecker {
   let checker = inPlace.get(shape);
@@ -79,7 +79,7 @@ function build(shape: FieldShape, inPlace: boolean): ShapeChecker {
     case 'record':
       return inPlace ? recordInPlace : copyRecord;
     default:
-      return (inPlace ? objectInPlace : copyObject)(shape, fieldList(shape[1], inPlace));
+      return objectChecker(shape, fieldList(shape[1], inPlace), inPlace);
   }
 }
 
@@ -128,15 +128,16 @@ function numberChecker(checks: readonly NumberCheck[]): ShapeChecker {
       : INVALID;
 }
 
-/** zod's util.isPlainObject, which records require. */
-function isPlainObject(input: unknown): input is Record<string, unknown> {
-  if (typeof input !== 'object' || input === null || isArray(input)) return false;
-  const made = input.constructor;
+/** An object other than an array: what an object shape takes. */
+export const isObject = (value: unknown): value is Record<PropertyKey, unknown> =>
+  typeof value === 'object' && value !== null && !isArray(value);
+
+/** zod's util.isPlainObject, which records (an event's `data` outside the catalog) require. */
+export function isPlainObject(value: unknown): value is Record<PropertyKey, unknown> {
+  if (!isObject(value)) return false;
+  const made = value.constructor;
   if (typeof made !== 'function') return true;
-  const prototype: unknown = made.prototype;
-  return (
-    typeof prototype === 'object' && prototype !== null && !isArray(prototype) && hasOwn(prototype, 'isPrototypeOf')
-  );
+  return isObject(made.prototype) && hasOwn(made.prototype, 'isPrototypeOf');
 }
 
 /** A record (an unknown event's `data`): a plain object, copied by its own enumerable keys, none of them a symbol. */
@@ -231,56 +232,32 @@ function checkField(list: FieldList, at: number, value: unknown): unknown {
 
 const refinementOf = (shape: ObjectShape) => (shape[3] === undefined ? undefined : EVENT_REFINEMENTS[shape[3]].test);
 
-/** The interpreter's object step without the issues: a fresh object, fields in shape order, then unknown keys. */
-function copyObject(shape: ObjectShape, list: FieldList): ShapeChecker {
-  const [, fields, keepsUnknownKeys] = shape;
-  const refinement = refinementOf(shape) as ((data: object) => boolean) | undefined;
-  const { keys, mayBeAbsent } = list;
-  const count = keys.length;
-  return (input) => {
-    if (typeof input !== 'object' || input === null || isArray(input)) return INVALID;
-    const data: Record<string, unknown> = {};
-    for (let i = 0; i < count; i++) {
-      const key = keys[i]!;
-      // `in`: an inherited key counts as present; a present key is kept even when undefined.
-      if (key in input) {
-        const value = checkField(list, i, (input as Record<string, unknown>)[key]);
-        if (value === INVALID) return INVALID;
-        data[key] = value;
-      } else if (!mayBeAbsent[i]) return INVALID;
-    }
-    if (keepsUnknownKeys) {
-      // for...in: inherited enumerable keys are copied too; an own __proto__ is not (it would set the prototype).
-      for (const key in input) {
-        if (!hasOwn(fields, key) && key !== '__proto__') data[key] = (input as Record<string, unknown>)[key];
-      }
-    }
-    return refinement === undefined || refinement(data) ? data : INVALID;
-  };
-}
-
 /**
- * The object itself, when the interpreter's copy would list the same keys in the same order: for...in meets the fields
- * present in shape order, then only unknown keys (if kept), never `__proto__`; an absent field is not in the object at
- * all (no hidden or inherited one). Each field's value must itself be its own copy.
+ * An object whose keys for...in meets as the interpreter's copy lists them: the fields present in shape order, then
+ * only unknown keys (if kept), never `__proto__`; an absent field not in the object at all (no hidden or inherited
+ * one). Anything else is left to the interpreter. Copying, the answer is a fresh object with those keys; in place, the
+ * object itself, each field's value having to be its own copy.
  */
-function objectInPlace(shape: ObjectShape, list: FieldList): ShapeChecker {
+function objectChecker(shape: ObjectShape, list: FieldList, inPlace: boolean): ShapeChecker {
   const [, fields, keepsUnknownKeys] = shape;
   const refinement = refinementOf(shape) as ((data: object) => boolean) | undefined;
   const { keys, mayBeAbsent } = list;
   const count = keys.length;
   return (input) => {
-    if (typeof input !== 'object' || input === null || isArray(input)) return INVALID;
+    if (!isObject(input)) return INVALID;
+    const data: Record<PropertyKey, unknown> = inPlace ? input : {};
     let next = 0;
     let pastFields = false;
     for (const key in input) {
+      const value = input[key];
       if (!pastFields) {
         let at = next;
         while (at < count && keys[at] !== key) at++;
         if (at < count) {
           for (; next < at; next++) if (!mayBeAbsent[next] || keys[next]! in input) return INVALID;
-          const value = (input as Record<string, unknown>)[key];
-          if (checkField(list, at, value) !== value) return INVALID;
+          const checked = checkField(list, at, value);
+          if (inPlace ? checked !== value : checked === INVALID) return INVALID;
+          if (!inPlace) data[key] = checked;
           next = at + 1;
           continue;
         }
@@ -289,8 +266,9 @@ function objectInPlace(shape: ObjectShape, list: FieldList): ShapeChecker {
       }
       // A field after an unknown key: the copy would move it ahead.
       if (key === '__proto__' || hasOwn(fields, key)) return INVALID;
+      if (!inPlace) data[key] = value;
     }
     for (; next < count; next++) if (!mayBeAbsent[next] || keys[next]! in input) return INVALID;
-    return refinement === undefined || refinement(input) ? input : INVALID;
+    return refinement === undefined || refinement(data) ? data : INVALID;
   };
 }
