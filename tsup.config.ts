@@ -45,7 +45,7 @@ export default defineConfig([
     entry: {
       index: 'src/index.ts',
       webhooks: 'src/webhooks/index.ts',
-      // The `node` export condition's build of linkgate/webhooks: the same code, its event parsers compiled on load.
+      // The `node` export condition's build of linkgate/webhooks: the same code (kept for apps that name the file).
       'webhooks.node': 'src/webhooks/index.node.ts',
       mock: 'mock/index.ts',
       schemas: 'src/schemas/public-schemas.ts',

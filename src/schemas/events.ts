@@ -1,14 +1,15 @@
-// Webhook payloads, written once on zod/mini. The Node build parses with them, compiled for throughput
-// (src/webhooks/node-parsers.ts); browsers and edges validate with a table generated from them
-// (scripts/event-shapes.ts -> src/webhooks/event-shapes.generated.ts), so their bundles carry no zod at all. zod/mini
+// Webhook payloads, written once on zod/mini. The receiver validates with a table generated from them
+// (scripts/event-shapes.ts -> src/webhooks/event-shapes.generated.ts) on every runtime, so it loads no zod. zod/mini
 // ships no messages: parses pass src/webhooks/issue-messages.ts's English ones (nothing is set globally). Every call
 // that builds a schema is marked pure, arguments included (esbuild keeps an unmarked argument call, and a property read
 // of an import, hence `ackStatusCode` imported by name), so a bundle that only reads the names and constants here
 // drops every schema. The browser SDK never imports this file at run time.
 import * as z from 'zod/mini';
+import { EVENT_NAMES } from '../shared/event-names.js';
 import { ACK_STATUS_CODES, ackStatusCode, type EventRefinement } from '../shared/event-refinements.js';
+import { DEVICE_SECRET_PATTERN, TENANT_SECRET_PATTERN } from '../shared/secret-patterns.js';
 
-export { ACK_STATUS_CODES };
+export { ACK_STATUS_CODES, DEVICE_SECRET_PATTERN, EVENT_NAMES, TENANT_SECRET_PATTERN };
 
 /**
  * A payload record read tolerantly: fields the gateway adds pass through at run time, while the type lists only the
@@ -25,13 +26,6 @@ const record = <T extends z.core.$ZodShape>(shape: T) =>
 const refined = <S extends z.ZodMiniType>(schema: S, rule: EventRefinement<z.output<S>>): S =>
   schema.check(z.refine(rule.test, { message: rule.message, path: rule.path }));
 
-/** Tenant-level webhook secret shape: `whsec_live_` + 32 hex characters. */
-export const TENANT_SECRET_PATTERN = /^whsec_live_[0-9a-f]{32}$/i;
-/** Device-level webhook secret shape: `whsec_dev_` + 32 hex characters. */
-export const DEVICE_SECRET_PATTERN = /^whsec_dev_[0-9a-f]{32}$/i;
-
-/** The events in the spec's catalog. */
-export const EVENT_NAMES = ['message.received', 'message.ack', 'message.sent', 'device.status', 'device.qr'] as const;
 /** An event name from the catalog. */
 export type EventName = (typeof EVENT_NAMES)[number];
 

@@ -1,5 +1,6 @@
-import { EVENT_NAMES, type EventMap, type EventName } from '../schemas/events.js';
+import type { EventMap, EventName } from '../schemas/events.js';
 import { type Clock, systemClock } from '../shared/clock.js';
+import { EVENT_NAMES } from '../shared/event-names.js';
 import { DEFAULT_DEDUPE_CLAIM_TTL_MS, DeliveryClaims } from './delivery-claims.js';
 import type { UnknownWebhookEvent } from './parse.js';
 import {

@@ -1,8 +1,7 @@
 /**
  * `linkgate/webhooks`: verify, parse and route the gateway's webhook deliveries on any runtime with `fetch`.
- * Imports nothing at run time but `zod/mini` and no `node:*`, and runs nothing at import (it leaves the app's zod
- * configuration alone: payload issues get English messages per parse); under the `node` export condition (Node, Deno,
- * Bun) the event schemas are compiled for parse speed (./index.node.ts).
+ * Imports nothing at run time (no zod, no `node:*`) and runs nothing at import: payloads are validated against a
+ * table generated from the event schemas, with zod's results and English messages, on every runtime.
  *
  * {@link createWebhookHandler} answers a Web `Request` (Next.js, Hono, Deno, Bun, workers) and {@link toNodeHandler}
  * adapts it to `node:http` / Express. Underneath, {@link verifyWebhook} checks the signature headers in constant time
@@ -21,19 +20,19 @@
  * @module linkgate/webhooks
  */
 
-export {
-  type DeviceQrEvent,
-  type DeviceStatusEvent,
-  EVENT_NAMES,
-  type EventEnvelope,
-  type EventMap,
-  type EventName,
-  type Media,
-  type MessageAckEvent,
-  type MessageReceivedEvent,
-  type MessageSentEvent,
-  type WebhookEvent,
+export type {
+  DeviceQrEvent,
+  DeviceStatusEvent,
+  EventEnvelope,
+  EventMap,
+  EventName,
+  Media,
+  MessageAckEvent,
+  MessageReceivedEvent,
+  MessageSentEvent,
+  WebhookEvent,
 } from '../schemas/events.js';
+export { EVENT_NAMES } from '../shared/event-names.js';
 export { type DedupeStore, MemoryDedupeStore } from './dedupe.js';
 export {
   createWebhookHandler,

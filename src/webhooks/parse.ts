@@ -1,6 +1,6 @@
 import type { EventEnvelope, EventName, WebhookEvent } from '../schemas/events.js';
 import { ENVELOPE_SHAPE, EVENT_SHAPES } from './event-shapes.generated.js';
-import { type EventValidation, type ObjectShape, validateShape } from './event-validation.js';
+import { type EventValidation, type ObjectShape, validateParsedJson, validateShape } from './event-validation.js';
 import { ENGLISH } from './issue-messages.js';
 import { type WebhookPayloadIssue, WebhookVerificationError } from './webhook-errors.js';
 
@@ -20,10 +20,15 @@ const hasOwn = Object.prototype.hasOwnProperty;
 
 /**
  * What {@link validateEvent} asks of a parser: zod's `safeParse`, given the English messages. The event schemas
- * (src/schemas/events.ts), their compiled twins and the shape table's validators all answer it.
+ * (src/schemas/events.ts) and the shape table's validators both answer it.
  */
 export interface EventParser {
   safeParse(value: unknown, params: typeof ENGLISH): EventValidation;
+  /**
+   * `safeParse` of a value fresh from `JSON.parse` that the caller gives up, which may come back as the data itself
+   * instead of a copy (the shape table's parsers: see validateParsedJson). Parsers without it get `safeParse`.
+   */
+  safeParseOwned?(value: unknown): EventValidation;
 }
 
 /** The parser of each event in the catalog, and of the envelope of events outside it. */
@@ -32,11 +37,14 @@ export interface EventParsers {
   envelope: EventParser;
 }
 
-const byShape = (shape: ObjectShape): EventParser => ({ safeParse: (value) => validateShape(shape, value) });
+const byShape = (shape: ObjectShape): EventParser => ({
+  safeParse: (value) => validateShape(shape, value),
+  safeParseOwned: (value) => validateParsedJson(shape, value),
+});
 
 /**
- * The parsers browsers and edges run: the shapes of the event schemas as a generated table, read without zod
- * (event-validation.ts), so a receiver's bundle carries no zod. Same results and issues as the schemas.
+ * The parsers every runtime runs: the shapes of the event schemas as a generated table, read without zod
+ * (event-validation.ts), so the receiver loads no zod. Same results and issues as the schemas.
  */
 export const SHAPE_PARSERS: EventParsers = {
   events: Object.fromEntries(
@@ -45,12 +53,12 @@ export const SHAPE_PARSERS: EventParsers = {
   envelope: byShape(ENVELOPE_SHAPE),
 };
 
-// The Node entry swaps in the schemas themselves, compiled for throughput (node-parsers.ts).
+// Tests swap in the zod schemas themselves, to hold the table's answers against theirs.
 let parsers = SHAPE_PARSERS;
 
 /**
- * Makes {@link validateEvent} use other parsers of the same schemas, e.g. the schemas compiled (`SHAPE_PARSERS` again
- * to undo): same results, same issues.
+ * Makes {@link validateEvent} use other parsers of the same schemas, e.g. the zod schemas (`SHAPE_PARSERS` again to
+ * undo): same results, same issues.
  */
 export function useEventParsers(others: EventParsers): void {
   parsers = others;
@@ -73,7 +81,12 @@ export function isKnownEventName(name: unknown): name is EventName {
  * if (event.known && event.event === 'message.received') console.log(event.data.text);
  */
 export function parseWebhookEvent(json: unknown): ParsedWebhookEvent {
-  return validateEvent(typeof json === 'string' ? parseJsonText(json) : json);
+  return typeof json === 'string' ? parseEventText(json) : validateEvent(json);
+}
+
+/** Parses a body's JSON text and validates it; the objects JSON.parse made become the event's, uncopied if valid. */
+export function parseEventText(text: string): ParsedWebhookEvent {
+  return validateEvent(parseJsonText(text), true);
 }
 
 /** JSON.parse with an error that never quotes the body (the engine's message includes a slice of it). */
@@ -94,23 +107,30 @@ export function parseJsonText(text: string): unknown {
   }
 }
 
-/** Validates an already parsed body (see {@link parseWebhookEvent}). */
-export function validateEvent(value: unknown): ParsedWebhookEvent {
+/**
+ * Validates an already parsed body (see {@link parseWebhookEvent}).
+ *
+ * @param owned - `value` is fresh from `JSON.parse` and the caller gives it up: its objects may become the event's.
+ */
+export function validateEvent(value: unknown, owned = false): ParsedWebhookEvent {
   const name = (value as { event?: unknown } | null)?.event;
   if (isKnownEventName(name)) {
-    const result = parsers.events[name].safeParse(value, ENGLISH);
+    const result = safeParse(parsers.events[name], value, owned);
     if (!result.success) throw invalidPayload(`a valid ${name} delivery`, result.error.issues);
     const event = result.data as KnownWebhookEvent;
     event.known = true;
     return event;
   }
-  const result = parsers.envelope.safeParse(value, ENGLISH);
+  const result = safeParse(parsers.envelope, value, owned);
   if (!result.success)
     throw invalidPayload('a webhook envelope { event, device_id, timestamp, data }', result.error.issues);
   const event = result.data as UnknownWebhookEvent;
   event.known = false;
   return event;
 }
+
+const safeParse = (parser: EventParser, value: unknown, owned: boolean): EventValidation =>
+  owned && parser.safeParseOwned ? parser.safeParseOwned(value) : parser.safeParse(value, ENGLISH);
 
 function invalidPayload(what: string, zodIssues: readonly WebhookPayloadIssue[]): WebhookVerificationError {
   const issues: WebhookPayloadIssue[] = zodIssues.map((issue) => ({

@@ -1,5 +1,5 @@
-import type * as z from 'zod';
-import { ACK_STATUS_CODES } from '../schemas/events.js';
+import { ACK_STATUS_CODES } from '../shared/event-refinements.js';
+import type { FieldShape } from './event-validation.js';
 import type { WebhookPayloadIssue } from './webhook-errors.js';
 
 /** Dot paths from the envelope (`'data.status'`, `'device_id'`) to the values to put there. */
@@ -98,40 +98,29 @@ export function pairedOverrides(event: unknown, overrides: PayloadOverrides): Pa
   return paired;
 }
 
-/** A zod schema's definition, as far as walking object shapes needs it. */
-interface SchemaDef {
-  type: string;
-  shape?: Record<string, z.core.$ZodType>;
-  innerType?: z.core.$ZodType;
-}
-
-const defOf = (schema: z.core.$ZodType): SchemaDef => (schema as unknown as { _zod: { def: SchemaDef } })._zod.def;
-
 /**
- * An issue for an override path that names no field of the schema (a typo such as `data.stauts` would otherwise add
- * a field every receiver ignores), or undefined when the path is known or leads into a free-form record.
+ * An issue for an override path that names no field of the event's shape (a typo such as `data.stauts` would
+ * otherwise add a field every receiver ignores), or undefined when the path is known or leads into a free-form record.
  */
-export function unknownFieldIssue(schema: z.core.$ZodType, path: string[]): WebhookPayloadIssue | undefined {
-  let current: z.core.$ZodType | undefined = schema;
+export function unknownFieldIssue(shape: FieldShape, path: string[]): WebhookPayloadIssue | undefined {
+  let current = shape;
   for (let i = 0; i < path.length; i++) {
-    let def = defOf(current);
-    while (def.innerType && (def.type === 'optional' || def.type === 'nullable' || def.type === 'default')) {
-      def = defOf(def.innerType);
-    }
-    if (def.type === 'record' || def.type === 'unknown' || def.type === 'any') return undefined;
+    while (current[0] === 'optional' || current[0] === 'nullable') current = current[1];
+    if (current[0] === 'record') return undefined;
     const parent = path.slice(0, i).join('.') || 'the payload';
     const key = path[i] as string;
-    if (def.type !== 'object' || !def.shape) {
+    if (current[0] !== 'object') {
       return { path, code: 'unrecognized_keys', message: `${parent} holds no fields, so "${key}" can't be set in it` };
     }
-    current = def.shape[key];
-    if (current === undefined) {
+    const fields = current[1];
+    if (!Object.hasOwn(fields, key)) {
       return {
         path,
         code: 'unrecognized_keys',
-        message: `"${key}" is not a field of ${parent}; its fields are ${Object.keys(def.shape).join(', ')}`,
+        message: `"${key}" is not a field of ${parent}; its fields are ${Object.keys(fields).join(', ')}`,
       };
     }
+    current = fields[key]!;
   }
   return undefined;
 }

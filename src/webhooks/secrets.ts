@@ -1,5 +1,5 @@
-import { DEVICE_SECRET_PATTERN, TENANT_SECRET_PATTERN } from '../schemas/events.js';
 import { utf8 } from '../shared/constant-time.js';
+import { DEVICE_SECRET_PATTERN, TENANT_SECRET_PATTERN } from '../shared/secret-patterns.js';
 
 /** One secret, or several during a rotation (any of them may match). */
 export type SecretList = string | readonly string[];

@@ -1,8 +1,10 @@
 import { valueAt } from '../core/validation.js';
-import { EVENT_SCHEMAS, EventEnvelope, type EventMap, type EventName, type WebhookEvent } from '../schemas/events.js';
+import type { EventMap, EventName, WebhookEvent } from '../schemas/events.js';
 import type { Clock } from '../shared/clock.js';
 import { deliveryHeaders } from './delivery-headers.js';
-import { ENGLISH } from './issue-messages.js';
+import { ENVELOPE_SHAPE, EVENT_SHAPES } from './event-shapes.generated.js';
+import { validateShape } from './event-validation.js';
+import { isKnownEventName } from './parse.js';
 import {
   applyOverrides,
   overridePath,
@@ -166,14 +168,10 @@ export function createTestDelivery(options: TestDeliveryOptions): TestDelivery {
   };
 }
 
-// Not parse.ts's: that module compiles its parsers on load, which `linkgate mock` (importing this for trigger) would pay.
-const isKnownEventName = (name: unknown): name is EventName =>
-  typeof name === 'string' && Object.hasOwn(EVENT_SCHEMAS, name);
-
 function sampleData(event: string, timestamp: number): unknown {
   if (!isKnownEventName(event)) {
     throw new TypeError(
-      `createTestDelivery: options.data is required for "${event}", which is not in the catalog; without it, pass one of ${Object.keys(EVENT_SCHEMAS).join(', ')}.`,
+      `createTestDelivery: options.data is required for "${event}", which is not in the catalog; without it, pass one of ${Object.keys(EVENT_SHAPES).join(', ')}.`,
     );
   }
   return sampleEventData(event, timestamp);
@@ -196,13 +194,13 @@ function override(
     payload as unknown as Record<string, unknown>,
     Object.fromEntries(paired.map((p) => [p.path, p.value])),
   );
-  const schema = isKnownEventName(name) ? EVENT_SCHEMAS[name] : EventEnvelope;
+  const shape = isKnownEventName(name) ? EVENT_SHAPES[name] : ENVELOPE_SHAPE;
   const issues: WebhookPayloadIssue[] = [];
   for (const path of Object.keys(set)) {
-    const issue = isKnownEventName(name) ? unknownFieldIssue(schema, overridePath(path)) : undefined;
+    const issue = isKnownEventName(name) ? unknownFieldIssue(shape, overridePath(path)) : undefined;
     if (issue) issues.push(issue);
   }
-  const result = schema.safeParse(payload, ENGLISH);
+  const result = validateShape(shape, payload);
   if (!result.success) {
     for (const { path, message, code } of result.error.issues) {
       // zod says "expected string, received undefined" for a field an override removed: name the rule instead.

@@ -5,7 +5,7 @@ import { checkDedupeKey, type DedupeKeyOption, dedupeKeyOf } from './dedupe-key.
 import { recordOnce } from './delivery-claims.js';
 import { DEFAULT_HEADER_PREFIX } from './delivery-headers.js';
 import { type HeaderSource, readHeader } from './header-reader.js';
-import { type ParsedWebhookEvent, parseJsonText, validateEvent } from './parse.js';
+import { type ParsedWebhookEvent, parseEventText } from './parse.js';
 import {
   type BodyDeadline,
   DEFAULT_BODY_TIMEOUT_MS,
@@ -456,7 +456,7 @@ function checkTimestamp(c: CompiledVerifier, value: string | undefined, toleranc
 
 /** JSON, schema, and agreement of the event/device headers with the body. */
 function checkBody(c: CompiledVerifier, headers: DeliveryHeaders, text: string): ParsedWebhookEvent {
-  const event = validateEvent(parseJsonText(text));
+  const event = parseEventText(text);
   if (headers.event !== undefined && headers.event !== event.event) {
     throw new WebhookVerificationError(
       'event_mismatch',

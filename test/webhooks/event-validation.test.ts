@@ -1,15 +1,22 @@
 // The browser receiver's validator (src/webhooks/event-validation.ts, reading the generated shape table) answers
 // exactly what zod/mini's safeParse of the event schemas answers: the same success, the same data (own keys in the
 // same order, the same prototypes, the same values down to -0) and the same issues (path, code, message) in the same
-// order. Held over every field of every sample set to every kind of odd value, then over random payloads.
+// order. Held over every field of every sample set to every kind of odd value, then over random payloads; each also
+// through JSON text, as a delivery arrives, where the validator may answer the parsed objects themselves.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { objectShape } from '../../scripts/event-shapes.js';
 import { EVENT_NAMES, EVENT_SCHEMAS, EventEnvelope } from '../../src/schemas/events.js';
 import { ENVELOPE_SHAPE, EVENT_SHAPES } from '../../src/webhooks/event-shapes.generated.js';
-import { type ObjectShape, validateShape } from '../../src/webhooks/event-validation.js';
+import {
+  type EventValidation,
+  type ObjectShape,
+  validateParsedJson,
+  validateShape,
+} from '../../src/webhooks/event-validation.js';
 import { ENGLISH } from '../../src/webhooks/issue-messages.js';
+import { copyingCheckerOf, INVALID } from '../../src/webhooks/shape-checkers.js';
 import { catalogExamples } from './support/fixtures.js';
 
 /** Each schema beside its row of the table: the five events and the envelope of unknown ones. */
@@ -49,14 +56,29 @@ function anatomy(value: unknown, input: Set<object>, depth = 0): unknown {
 let compared = 0;
 const codes = new Set<string>();
 
-/** Parses `value` with both and requires the same answer. */
+/** Parses `value` with both and requires the same answer; then the same through JSON text, if it has one. */
 function expectSame(schema: z.ZodMiniType, shape: ObjectShape, value: unknown): void {
   const theirs = schema.safeParse(value, ENGLISH);
   const ours = validateShape(shape, value);
   compared++;
+  expectAnswer(ours, theirs, objectsIn(value));
+  // The fast path never takes an invalid value: that would skip the interpreter's issues.
+  if (!theirs.success) expect(copyingCheckerOf(shape)(value)).toBe(INVALID);
+  const text = JSON.stringify(value, (_, v) => (typeof v === 'bigint' ? 1 : v));
+  if (text !== undefined) expectSameFromJson(schema, shape, text);
+}
+
+/**
+ * Parses the JSON `text` with both, each from its own JSON.parse: the same answer, where ours may be the parsed
+ * objects themselves (the caller gave them up), so data is compared as if all were fresh.
+ */
+function expectSameFromJson(schema: z.ZodMiniType, shape: ObjectShape, text: string): void {
+  expectAnswer(validateParsedJson(shape, JSON.parse(text)), schema.safeParse(JSON.parse(text), ENGLISH), new Set());
+}
+
+function expectAnswer(ours: EventValidation, theirs: ReturnType<z.ZodMiniType['safeParse']>, input: Set<object>): void {
   expect(ours.success).toBe(theirs.success);
   if (theirs.success && ours.success) {
-    const input = objectsIn(value);
     expect(anatomy(ours.data, input)).toEqual(anatomy(theirs.data, input));
   } else if (!theirs.success && !ours.success) {
     const expected = theirs.error.issues.map(({ path, code, message }) => ({ path, code, message }));
@@ -275,5 +297,66 @@ describe('the shape-table validator against the zod schemas', () => {
       const valid = samples.filter((sample) => validateShape(shape, sample).success);
       expect(valid.length, name).toBeGreaterThan(0);
     }
+  });
+});
+
+describe('the fast path for valid input (shape-checkers.ts)', () => {
+  it('takes every valid sample, as written and through JSON, copying it (the interpreter is left the rest)', () => {
+    for (const [name, schema, shape] of pairs) {
+      for (const sample of samples.filter((sample) => schema.safeParse(sample).success)) {
+        const data = copyingCheckerOf(shape)(sample);
+        expect(data, name).not.toBe(INVALID);
+        expect(data).not.toBe(sample);
+        expect(copyingCheckerOf(shape)(JSON.parse(JSON.stringify(sample))), name).not.toBe(INVALID);
+      }
+    }
+  });
+});
+
+describe('a body the receiver has just parsed (validateParsedJson)', () => {
+  const text = JSON.stringify(examples['message.received']);
+  const shape = EVENT_SHAPES['message.received'];
+
+  it('is its own data when valid with keys in the order of the schema: nothing is copied', () => {
+    for (const [name, , shape] of pairs) {
+      for (const sample of samples) {
+        const parsed = JSON.parse(JSON.stringify(sample));
+        const result = validateParsedJson(shape, parsed);
+        if (result.success) expect(result.data, name).toBe(parsed);
+      }
+    }
+  });
+
+  it('is copied when a copy would differ: keys out of the schema order, an own __proto__ key', () => {
+    const { data, ...envelope } = JSON.parse(text);
+    for (const reordered of [
+      JSON.stringify({ data, ...envelope }),
+      JSON.stringify({ ...envelope, extra: 1, data }),
+      text.replace('{', '{"__proto__":{"polluted":true},'),
+    ]) {
+      const parsed = JSON.parse(reordered);
+      const result = validateParsedJson(shape, parsed);
+      expect(result.success).toBe(true);
+      expect((result as { data: unknown }).data).not.toBe(parsed);
+      expectSameFromJson(EVENT_SCHEMAS['message.received'], shape, reordered);
+    }
+  });
+
+  it('is copied while Object.prototype has an enumerable key, which zod copies onto each object', () => {
+    Object.defineProperty(Object.prototype, 'polluted', {
+      value: 1,
+      enumerable: true,
+      configurable: true,
+      writable: true,
+    });
+    try {
+      for (const [, schema, shape] of pairs) {
+        for (const sample of samples) expectSameFromJson(schema, shape, JSON.stringify(sample));
+      }
+    } finally {
+      delete (Object.prototype as { polluted?: unknown }).polluted;
+    }
+    const parsed = JSON.parse(text);
+    expect((validateParsedJson(shape, parsed) as { data: unknown }).data).toBe(parsed);
   });
 });

@@ -1,5 +1,5 @@
 // linkgate/webhooks under the `node` export condition (src/webhooks/index.node.ts) is the same toolkit as the default
-// build, with the event schemas compiled at import: the same names, the same answers.
+// build (the same entry, re-exported): the same names, the same answers.
 import { describe, expect, it } from 'vitest';
 import * as plain from '../../src/webhooks/index.js';
 import * as forNode from '../../src/webhooks/index.node.js';
