@@ -3,39 +3,13 @@
 // loading zod. It follows zod's rules step for step (zod/v4/core schemas.js, checks.js): the same output object, and
 // the same issues in the same order, worded by the same English map. Valid input takes shape-checkers.ts's fast path;
 // test/webhooks/event-validation.test.ts holds both against zod.
-import { EVENT_REFINEMENTS, type EventRefinementName } from '../shared/event-refinements.js';
+import { EVENT_REFINEMENTS } from '../shared/event-refinements.js';
+import type { FieldShape, NumberCheck, StringCheck } from './event-shape.js';
 import { eventIssueMessage } from './issue-messages.js';
 import { copyingCheckerOf, INVALID, inPlaceCheckerOf, isObject, isPlainObject } from './shape-checkers.js';
 import type { WebhookPayloadIssue } from './webhook-errors.js';
 
-/** A string's check: zod's `startsWith`. */
-export type StringCheck = readonly ['startsWith', prefix: string];
-
-/**
- * A number's check: a number format (`int` for zod's integer formats, `number` for the others, with the format's
- * range) or a bound (`min`: zod's `greater_than`, `max`: `less_than`), inclusive or not.
- */
-export type NumberCheck =
-  | readonly ['format', kind: 'int' | 'number', minimum: number, maximum: number]
-  | readonly ['min' | 'max', bound: number, inclusive: boolean];
-
-/** What a value of an event must be: one node of the generated table (src/webhooks/event-shapes.generated.ts). */
-export type FieldShape =
-  | readonly ['string', ...StringCheck[]]
-  | readonly ['number', ...NumberCheck[]]
-  | readonly ['boolean']
-  | readonly ['optional' | 'nullable', FieldShape]
-  | readonly ['value', readonly (string | number)[]]
-  | readonly ['record']
-  | ObjectShape;
-
-/** An object: its fields in order, whether unknown keys are kept (zod's looseObject), and its refinement's name. */
-export type ObjectShape = readonly [
-  'object',
-  fields: { readonly [key: string]: FieldShape },
-  keepsUnknownKeys: boolean,
-  refinement?: EventRefinementName,
-];
+export type { FieldShape, NumberCheck, ObjectShape, StringCheck } from './event-shape.js';
 
 /** What a validation gives: zod's safeParse answer, its issues as a refusal lists them (path, message, code). */
 export type EventValidation =

@@ -6,7 +6,7 @@
 // interpreter does; in-place checkers, for a body the receiver has just parsed and holds alone, answer the parsed
 // objects themselves, which a copy could not differ from, and save the copying, most of the cost.
 import { EVENT_REFINEMENTS } from '../shared/event-refinements.js';
-import type { FieldShape, NumberCheck, ObjectShape, StringCheck } from './event-validation.js';
+import type { FieldShape, NumberCheck, ObjectShape, StringCheck } from './event-shape.js';
 
 /** What a checker answers for a value its shape refuses (why is the interpreter's to say). */
 export const INVALID: unique symbol = Symbol('invalid');
