@@ -641,7 +641,9 @@ export class APIClient {
       const rawMessage = String((raw as Error).message ?? raw);
       const message = this.#scrub(rawMessage);
       const cause = rawMessage === message ? raw : new Error(message);
-      const detail = (raw as { cause?: { code?: string } }).cause?.code;
+      // The system's code (ECONNREFUSED, ENOTFOUND), or the reason fetch gave without one (a blocked "bad port").
+      const inner = (raw as { cause?: { code?: unknown; message?: unknown } }).cause;
+      const detail = inner?.code ?? (typeof inner?.message === 'string' ? inner.message.slice(0, 200) : undefined);
       throw new APIConnectionError(
         this.#scrub(
           `${spec.method} ${call.url} could not connect: ${message}${detail ? ` (${detail})` : ''}. Check baseUrl and the network.`,

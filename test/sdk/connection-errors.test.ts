@@ -20,4 +20,13 @@ describe('connection errors (real network, no msw)', () => {
     expect((error as Error).message).toMatch(/ECONNREFUSED/);
     expect((error as Error).message).not.toContain('k-secret-0123456789');
   });
+
+  it('a port fetch refuses to use says why (its cause has a reason but no system code)', async () => {
+    const client = new Linkgate({ apiKey: 'k-secret-0123456789', baseUrl: 'http://127.0.0.1:1', maxRetries: 0 });
+    const error = await rejectionOf(client.account.get());
+    expect(error).toBeInstanceOf(APIConnectionError);
+    expect((error as Error).message).toBe(
+      'GET http://127.0.0.1:1/api/account could not connect: fetch failed (bad port). Check baseUrl and the network.',
+    );
+  });
 });
