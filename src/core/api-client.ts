@@ -30,7 +30,7 @@ import { RateLimiter, type RateLimitInfo, readRateLimitHeaders } from './rate-li
 import { DEFAULT_MAX_RESPONSE_BYTES, discard, readBoundedText } from './response-body.js';
 import { assertServerSide, readEnv } from './runtime.js';
 import { type RequestTrace, startTrace, type Traces, traceAttempt, tracingChannels } from './traces.js';
-import { exchange, isNetworkError, type TransportHook } from './transport.js';
+import { exchange, isNetworkError, isRequest, type TransportHook } from './transport.js';
 import { describe, toIssues } from './validation.js';
 
 // The options and call descriptions live in their own file; resources and clients import them from here too.
@@ -590,7 +590,8 @@ export class APIClient {
     const hooks: TransportHook[] | undefined = before?.map((hook) => async ({ request }) => {
       const value = await this.#hook('beforeRequest', hook, call, call.attempt, { request }, [signal, timer.signal]);
       returned = value;
-      const origin = value instanceof Request && new URL(value.url).origin;
+      // The transport's own test: whatever it would send is held to the origin rule.
+      const origin = isRequest(value) && new URL(value.url).origin;
       if (origin && origin !== this.#origin) {
         throw new CrossOriginRedirectError(
           `${call.name}: a beforeRequest hook returned a Request for another origin, ${origin}; only requests within ${this.#origin} are sent, so the body and headers stay there.`,

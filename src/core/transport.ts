@@ -35,7 +35,7 @@ export async function exchange(url: string, spec: Exchange): Promise<Response> {
   });
   for (const hook of spec.hooks ?? []) {
     const value = await hook({ request });
-    if (isA(value, Request)) request = value as Request;
+    if (isRequest(value)) request = value;
     else if (isA(value, Response)) return value as Response;
   }
   return spec.fetch(request);
@@ -45,6 +45,9 @@ export async function exchange(url: string, spec: Exchange): Promise<Response> {
 function isA(value: unknown, type: typeof Request | typeof Response): boolean {
   return value instanceof type || tagOf(value) === `[object ${type.name}]`;
 }
+
+/** Whether a hook's value is a Request the transport sends in place of its own (any realm's). */
+export const isRequest = (value: unknown): value is Request => isA(value, Request);
 
 /** The messages runtimes give a TypeError when the network failed (as ky 2 and `is-network-error` tell them). */
 const NETWORK_MESSAGES = new Set([

@@ -82,6 +82,19 @@ describe('a beforeRequest hook returning a Request for another origin', () => {
     expect(received).toEqual([]);
   });
 
+  it('is refused for a Request of another realm too (told by its tag, as the transport tells it)', async () => {
+    const foreign = { [Symbol.toStringTag]: 'Request', url: `${otherUrl}/steal`, method: 'GET' };
+    const client = new Linkgate({
+      apiKey: ADMIN_KEY,
+      baseUrl: mock.url,
+      hooks: { beforeRequest: [() => foreign as never] },
+    });
+    const error = await rejectionOf(client.account.get());
+    expect(error).toBeInstanceOf(CrossOriginRedirectError);
+    expect(error).toMatchObject({ status: 0, targetOrigin: otherUrl });
+    expect(received).toEqual([]);
+  });
+
   it('counts another port or scheme of the same host as another origin', async () => {
     const { port } = new URL(mock.url);
     const elsewhere = [`http://localhost:${port}`, `https://127.0.0.1:${port}`];
