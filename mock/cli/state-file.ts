@@ -269,7 +269,8 @@ function removeLeftoverTemps(path: string): void {
  */
 export function serialise(backend: { snapshot(): unknown }, maxBytes = MAX_STATE_FILE_BYTES): string {
   const text = `${JSON.stringify(backend.snapshot(), null, 1)}\n`;
-  const size = Buffer.byteLength(text);
+  // A UTF-16 unit is at most 3 bytes of UTF-8: only a text that long can be over, so only then is it measured.
+  const size = text.length * 3 > maxBytes ? Buffer.byteLength(text) : 0;
   if (size > maxBytes) {
     throw new StateFileError(
       `the state is ${megabytes(size)} (${size} bytes), over the ${megabytes(maxBytes)} a state file may be, so a restart could not load it; the file keeps the last state written. Delete rows or reset the mock (POST /__mock/reset).`,
