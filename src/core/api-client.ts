@@ -467,12 +467,7 @@ export class APIClient {
           async (value, signals) => {
             if (value instanceof Response) {
               response = value;
-              // Its body is the hook's too: one that never ends is cut short like the hook.
-              text = await settleWithin(
-                readBoundedText(value, this.maxResponseBytes, call.name),
-                signals,
-                'afterResponse',
-              );
+              text = await this.#hookBody(value, call, signals, 'afterResponse');
             }
           },
         );
@@ -565,6 +560,16 @@ export class APIClient {
     }
   }
 
+  /** The body of a Response a hook returned: read within `maxResponseBytes`, and one that never ends is cut short like the hook. */
+  #hookBody(
+    response: Response,
+    call: PreparedCall<z.core.$ZodType, unknown>,
+    signals: (AbortSignal | undefined)[],
+    kind: HookKind,
+  ) {
+    return settleWithin(readBoundedText(response, this.maxResponseBytes, call.name), signals, kind);
+  }
+
   /**
    * One attempt through the transport with our own timeout (on the injected clock). Redirects are followed here,
    * within the base URL's origin only; the body is read with the `maxResponseBytes` bound.
@@ -612,9 +617,11 @@ export class APIClient {
         });
         const next = this.#redirectTarget(call.name, response, target, redirects);
         if (next === null) {
-          const read = readBoundedText(response, this.maxResponseBytes, call.name);
-          // fetch's own body stops with the attempt's signal; a body a hook made up is cut short like the hook.
-          const text = response === returned ? settleWithin(read, [signal, timer.signal], 'beforeRequest') : read;
+          // fetch's own body stops with the attempt's signal; one a hook made up is the hook's.
+          const text =
+            response === returned
+              ? this.#hookBody(response, call, [signal, timer.signal], 'beforeRequest')
+              : readBoundedText(response, this.maxResponseBytes, call.name);
           return [response, await text];
         }
         discard(response);
