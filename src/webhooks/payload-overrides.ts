@@ -1,5 +1,6 @@
 import { ACK_STATUS_CODES } from '../shared/event-refinements.js';
 import type { FieldShape } from './event-validation.js';
+import { isObject } from './shape-checkers.js';
 import type { WebhookPayloadIssue } from './webhook-errors.js';
 
 /** Dot paths from the envelope (`'data.status'`, `'device_id'`) to the values to put there. */
@@ -9,9 +10,6 @@ export type PayloadOverrides = Readonly<Record<string, unknown>>;
 const UNSAFE_KEYS = new Set(['__proto__', 'prototype', 'constructor']);
 
 type JsonObject = Record<string, unknown>;
-
-const isObject = (value: unknown): value is JsonObject =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Whether `path` is field names separated by single dots, none of which would reach a prototype. */
 export const isOverridePath = (path: string): boolean =>
