@@ -53,6 +53,33 @@ for (const kind of ['beforeRequest', 'afterResponse', 'beforeError']) {
     expect(result.stdout).not.toContain(ADMIN_KEY);
   }, 45_000);
 
+  it('whose beforeRequest hook answers with a body that never ends gets the timeout too, and exits by itself', async () => {
+    cli = await startCli(['--admin-key', ADMIN_KEY]);
+    const result = await runProgram(
+      {
+        source: `
+import { Linkgate } from 'linkgate';
+const endless = () => new Response(new ReadableStream({ pull: () => new Promise(() => {}) }));
+const client = new Linkgate({ timeout: 1000, maxRetries: 0, hooks: { beforeRequest: [endless] } });
+const started = Date.now();
+try {
+  await client.account.get();
+  console.log('no error?');
+} catch (error) {
+  console.log(error.name + ' took ' + (Date.now() - started) + ' ms: ' + error.message);
+}
+`,
+      },
+      { env: { LINKGATE_BASE_URL: cli.url, LINKGATE_API_KEY: ADMIN_KEY }, timeoutMs: 30_000 },
+    );
+    expect(result.code, describeRun(result)).toBe(0);
+    expect(result.stdout.trim().replace(/ took \d+ ms/, '')).toBe(
+      'APIConnectionTimeoutError: GET /api/account: beforeRequest hook still running after 1000 ms. Make it settle sooner or raise the timeout option.',
+    );
+    expect(took(result.stdout), describeRun(result)).toBeGreaterThanOrEqual(950);
+    expect(took(result.stdout), describeRun(result)).toBeLessThan(10_000);
+  }, 45_000);
+
   it('is ended by the call’s signal with APIUserAbortError, as a server that never answers would be', async () => {
     cli = await startCli(['--admin-key', ADMIN_KEY]);
     const result = await runProgram(
