@@ -3,6 +3,7 @@
 // (an app's test suite) run through it with LINKGATE_BASE_URL pointing at the proxy.
 import { spawn } from 'node:child_process';
 import { closeSync, openSync, writeFileSync, writeSync } from 'node:fs';
+import { constants as osConstants } from 'node:os';
 import { checkingProxyListenError, startCheckingProxy } from '../drift/checking-proxy.js';
 import { DELIVERY_OPERATIONS, DeliveryChecker, type DeliveryIdVerdict } from '../drift/delivery-check.js';
 import { DriftUsageError, readFlags, readIgnores, readPositive, readUrl } from '../drift/drift-options.js';
@@ -28,7 +29,8 @@ perAttemptDeliveryIds variant, one that keeps its id is the spec. A receiver tha
 makes the gateway retry it, which shows which.
 
 With "-- <command>", runs the command (e.g. your app's test suite) with LINKGATE_BASE_URL set to the proxy, stops
-when it ends and exits with its status.
+when it ends and exits with its status (128 + n when signal n ended it). SIGTERM and SIGHUP are passed on to the
+command, and SIGKILL follows 5 s later if it is still running.
 
 Options:
   --upstream <url>         the deployment to forward to (this or --receiver)
@@ -196,10 +198,17 @@ export async function runProxy(argv: string[], io: DriftIo, signals: NodeJS.Even
   return flags['fail-on-drift'] && drifted ? 1 : 0;
 }
 
+/** Signals that stop the proxy: each is passed on to the command, which ends first, then the summary is printed. */
+const STOPPING_SIGNALS = ['SIGTERM', 'SIGHUP'] as const;
+
+/** How long a command has to end after a signal was passed on, before it is killed. */
+export const COMMAND_GRACE_MS = 5_000;
+
 /**
- * Runs the command with the proxy's URL in LINKGATE_BASE_URL; resolves with its exit status (128 + n on a signal).
- * The proxy outlives the command, so the summary is printed however it ends: SIGTERM is passed on to it, and Ctrl+C,
- * which the terminal sends to both, is left to the command.
+ * Runs the command with the proxy's URL in LINKGATE_BASE_URL; resolves with its exit status (128 + the signal's
+ * number when a signal ended it, as a shell reports it). The proxy outlives the command, so the summary is printed
+ * however it ends: SIGTERM and SIGHUP are passed on to it (then SIGKILL after {@link COMMAND_GRACE_MS} if it is still
+ * running), and Ctrl+C, which the terminal sends to both, is left to the command.
  */
 function runCommand(command: string[], url: string, io: DriftIo, signals: NodeJS.EventEmitter): Promise<number> {
   return new Promise((resolve) => {
@@ -207,12 +216,23 @@ function runCommand(command: string[], url: string, io: DriftIo, signals: NodeJS
       stdio: 'inherit',
       env: { ...io.env, LINKGATE_BASE_URL: url },
     });
-    const passOn = () => child.kill('SIGTERM');
+    let killer: NodeJS.Timeout | undefined;
+    const passOn = (signal: NodeJS.Signals = 'SIGTERM') => {
+      child.kill(signal);
+      killer ??= setTimeout(() => {
+        io.err(
+          `linkgate proxy: "${command[0]}" did not end within ${COMMAND_GRACE_MS / 1000} s of ${signal}; sent SIGKILL.\n`,
+        );
+        child.kill('SIGKILL');
+      }, COMMAND_GRACE_MS);
+    };
     const leaveToCommand = () => {};
     signals.on('SIGTERM', passOn);
+    signals.on('SIGHUP', passOn);
     signals.on('SIGINT', leaveToCommand);
     const done = (status: number) => {
-      signals.off('SIGTERM', passOn);
+      clearTimeout(killer);
+      for (const signal of STOPPING_SIGNALS) signals.off(signal, passOn);
       signals.off('SIGINT', leaveToCommand);
       resolve(status);
     };
@@ -222,20 +242,18 @@ function runCommand(command: string[], url: string, io: DriftIo, signals: NodeJS
       );
       done(127);
     });
-    child.on('exit', (code, signal) => done(code ?? (signal === 'SIGINT' ? 130 : 143)));
+    child.on('exit', (code, signal) => done(code ?? 128 + (signal ? (osConstants.signals[signal] ?? 15) : 15)));
   });
 }
 
-/** Resolves on SIGINT or SIGTERM: the proxy alone runs until stopped. */
+/** Resolves on SIGINT, SIGTERM or SIGHUP: the proxy alone runs until stopped. */
 function untilSignal(signals: NodeJS.EventEmitter): Promise<undefined> {
   return new Promise((resolve) => {
     const stop = () => {
-      signals.off('SIGINT', stop);
-      signals.off('SIGTERM', stop);
+      for (const signal of ['SIGINT', ...STOPPING_SIGNALS]) signals.off(signal, stop);
       resolve(undefined);
     };
-    signals.on('SIGINT', stop);
-    signals.on('SIGTERM', stop);
+    for (const signal of ['SIGINT', ...STOPPING_SIGNALS]) signals.on(signal, stop);
   });
 }
 

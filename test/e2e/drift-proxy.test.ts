@@ -319,3 +319,69 @@ console.log(JSON.stringify({ account: (await client.account.get()).username, dom
     expect(JSON.parse(firstLine(again.stdout))).toEqual(JSON.parse(firstLine(through.stdout)));
   });
 });
+
+/** `linkgate proxy --upstream <url> --port 0 -- <command>`, started in its own process. */
+const proxyWith = (upstream: string, command: string[]) =>
+  spawnNode(['mock/cli.ts', 'proxy', '--upstream', upstream, '--port', '0', '--', ...command]);
+
+/** True while a process of that pid runs. */
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+describe('linkgate proxy -- <command> ends as the command ends', { timeout: 120_000 }, () => {
+  it('exits 137 for a command killed by SIGKILL and 139 for one killed by SIGSEGV, as a shell does', async () => {
+    const mock = await startCli(['--admin-key', ADMIN_KEY, '--quiet']);
+    const [killed, segv] = [
+      proxyWith(mock.url, ['sh', '-c', 'kill -KILL $$']),
+      proxyWith(mock.url, ['sh', '-c', 'kill -SEGV $$']),
+    ];
+    const [k, s] = await Promise.all([killed.exited, segv.exited]);
+    expect(k.code, killed.err()).toBe(137);
+    expect(s.code, segv.err()).toBe(139);
+    expect(killed.err()).toContain('linkgate proxy summary');
+  });
+
+  it('on SIGHUP passes it on to the command, prints its summary and ends, leaving no command running', async () => {
+    const mock = await startCli(['--admin-key', ADMIN_KEY, '--quiet']);
+    const waiting = writeProgram(`
+await fetch(process.env.LINKGATE_BASE_URL + '/api/account', { headers: { Authorization: 'Bearer ${ADMIN_KEY}' } });
+console.log('pid', process.pid);
+setTimeout(() => {}, 60_000);
+`);
+    const proxy = proxyWith(mock.url, [process.execPath, '--import', 'tsx', waiting]);
+    const [, pid] = await proxy.printed(/pid (\d+)/);
+    proxy.child.kill('SIGHUP');
+    const { code } = await proxy.exited;
+    expect(code, proxy.err()).toBe(129);
+    expect(proxy.err()).toMatch(/linkgate proxy summary\noperation\s+calls\s+matched\s+differences\naccount\.get\s+1/);
+    expect(alive(Number(pid))).toBe(false);
+  });
+
+  it('sends SIGKILL to a command that ignores SIGTERM after 5 s, says so, and exits 137', async () => {
+    const mock = await startCli(['--admin-key', ADMIN_KEY, '--quiet']);
+    const stubborn = writeProgram(`
+process.on('SIGTERM', () => console.log('ignoring SIGTERM'));
+console.log('pid', process.pid);
+setInterval(() => {}, 60_000);
+`);
+    const proxy = proxyWith(mock.url, [process.execPath, '--import', 'tsx', stubborn]);
+    const [, pid] = await proxy.printed(/pid (\d+)/);
+    const sent = performance.now();
+    proxy.child.kill('SIGTERM');
+    const { code } = await proxy.exited;
+    const ms = performance.now() - sent;
+    expect(code, proxy.out() + proxy.err()).toBe(137);
+    expect(ms).toBeGreaterThanOrEqual(4_900);
+    expect(ms).toBeLessThan(9_000);
+    expect(proxy.out()).toContain('ignoring SIGTERM');
+    expect(proxy.err()).toContain('did not end within 5 s of SIGTERM; sent SIGKILL');
+    expect(proxy.err()).toContain('linkgate proxy summary');
+    expect(alive(Number(pid))).toBe(false);
+  });
+});
