@@ -9,8 +9,9 @@ import { DELIVERY_OPERATIONS, DeliveryChecker, type DeliveryIdVerdict } from '..
 import { DriftUsageError, readFlags, readIgnores, readPositive, readUrl } from '../drift/drift-options.js';
 import { DriftTally, formatTally } from '../drift/drift-tally.js';
 import { checkExchange, type Exchange } from '../drift/exchange-check.js';
-import { formatFinding, isIgnored, scrubFinding, secretHider } from '../drift/findings.js';
+import { formatFinding, isIgnored, scrubFinding } from '../drift/findings.js';
 import { buildRecording, type ObservedRecords } from '../drift/recording.js';
+import { SecretSet } from '../drift/secret-hiding.js';
 import type { DriftIo } from './check-command.js';
 import { readPortFlag } from './mock-options.js';
 
@@ -104,12 +105,12 @@ export async function runProxy(argv: string[], io: DriftIo, signals: NodeJS.Even
     return usageFailure(error, io);
   }
   const host = flags.host ?? '127.0.0.1';
-  // Keys seen on the wire are hidden everywhere the proxy writes.
-  const secrets = new Set<string>();
-  const hide = (text: string) => secretHider([...secrets])(text);
+  // Keys seen on the wire are hidden everywhere the proxy writes: in values, before anything is serialised.
+  const secrets = new SecretSet();
+  const hide = (text: string) => secrets.hideText(text);
   const report = flags.report === undefined ? undefined : openSync(flags.report, 'w');
   const writeReport = (entry: Json) => {
-    if (report !== undefined) writeSync(report, `${hide(JSON.stringify(entry))}\n`);
+    if (report !== undefined) writeSync(report, `${JSON.stringify(secrets.hideValues(entry))}\n`);
   };
   const log = (line: string) => (command.length > 0 ? io.err : io.out)(`${hide(line)}\n`);
   const tally = new DriftTally();
@@ -133,12 +134,13 @@ export async function runProxy(argv: string[], io: DriftIo, signals: NodeJS.Even
       port,
       maxCheckedBytes,
       onExchange: (exchange) => {
-        const auth = Object.entries(exchange.requestHeaders).find(([k]) => k.toLowerCase() === 'authorization')?.[1];
-        const key = auth?.replace(/^Bearer\s+/i, '');
-        if (key) secrets.add(key);
-        // A delivery's webhook secret is hidden like a key, wherever the proxy writes.
         for (const [name, value] of Object.entries(exchange.requestHeaders)) {
-          if (value && /-secret$/i.test(name)) secrets.add(value);
+          if (/^authorization$/i.test(name)) {
+            secrets.add(value);
+            secrets.add(value?.replace(/^Bearer\s+/i, ''));
+          }
+          // A delivery's webhook secret is hidden like a key, wherever the proxy writes.
+          if (/-secret$/i.test(name)) secrets.add(value);
         }
         const verdict = deliveries ? deliveries.check(exchange) : checkExchange(exchange);
         const findings = verdict.findings.map((f) => scrubFinding(f, hide)).filter((f) => !isIgnored(f, ignores));
@@ -177,7 +179,7 @@ export async function runProxy(argv: string[], io: DriftIo, signals: NodeJS.Even
   if (report !== undefined) closeSync(report);
   if (flags.record !== undefined) {
     const recording = buildRecording(records, adminSeen, summary.variants);
-    writeFileSync(flags.record, hide(`${JSON.stringify(recording, null, 2)}\n`));
+    writeFileSync(flags.record, `${JSON.stringify(secrets.hideValues(recording), null, 2)}\n`);
   }
   const lines = [
     '',

@@ -113,7 +113,7 @@ function checkRequest(entry: TableOperation, exchange: Exchange, url: URL, note:
       field: '(body)',
       kind: 'body',
       expected: 'a JSON body',
-      seen: showValue(exchange.requestBody.slice(0, 40)),
+      seen: showValue(exchange.requestBody),
     });
     return;
   }
@@ -140,7 +140,7 @@ function checkResponse(
       field: '(body)',
       kind: 'body',
       expected: 'a JSON body',
-      seen: `HTTP ${exchange.status} ${type}${text === '' ? ', empty' : `: ${showValue(text.slice(0, 40))}`}`,
+      seen: `HTTP ${exchange.status} ${type}${text === '' ? ', empty' : `: ${showValue(text)}`}`,
     });
     return;
   }
