@@ -10,7 +10,7 @@ import { DriftUsageError, readFlags, readIgnores, readPositive, readUrl } from '
 import { DriftTally, formatTally } from '../drift/drift-tally.js';
 import { checkExchange, type Exchange } from '../drift/exchange-check.js';
 import { formatFinding, isIgnored, scrubFinding } from '../drift/findings.js';
-import { buildRecording, type ObservedRecords } from '../drift/recording.js';
+import { buildCallersRecording, type CallerRecords } from '../drift/recording.js';
 import { SecretSet } from '../drift/secret-hiding.js';
 import type { DriftIo } from './check-command.js';
 import { readPortFlag } from './mock-options.js';
@@ -114,17 +114,9 @@ export async function runProxy(argv: string[], io: DriftIo, signals: NodeJS.Even
   };
   const log = (line: string) => (command.length > 0 ? io.err : io.out)(`${hide(line)}\n`);
   const tally = new DriftTally();
-  const records: ObservedRecords = {
-    account: undefined,
-    users: [],
-    domains: [],
-    pixels: [],
-    qrs: [],
-    adminUsernames: [],
-  };
+  // What each key read, by the key (kept in memory only): its records belong to the user its account answer names.
+  const seen: SeenRecords = { callers: new Map(), users: [], adminUsernames: [] };
   let upstreamErrors = 0;
-  // An answered plans list means an admin's key went through: its records belong to the mock's admin.
-  let adminSeen = false;
 
   let proxy: Awaited<ReturnType<typeof startCheckingProxy>>;
   try {
@@ -149,8 +141,7 @@ export async function runProxy(argv: string[], io: DriftIo, signals: NodeJS.Even
           log(`linkgate proxy: ${formatFinding(f)}`);
           writeReport({ type: 'finding', time: new Date().toISOString(), ...f });
         }
-        if (!deliveries && flags.record !== undefined && collect(records, verdict.operation, exchange))
-          adminSeen = true;
+        if (!deliveries && flags.record !== undefined) collect(seen, verdict.operation, exchange);
       },
       onUpstreamError: (method, path, message) => {
         upstreamErrors++;
@@ -178,8 +169,18 @@ export async function runProxy(argv: string[], io: DriftIo, signals: NodeJS.Even
   writeReport({ type: 'summary', ...summary, upstreamErrors, ...(deliveryIds && { deliveryIds }) });
   if (report !== undefined) closeSync(report);
   if (flags.record !== undefined) {
-    const recording = buildRecording(records, adminSeen, summary.variants);
+    const recording = buildCallersRecording(
+      [...seen.callers.values()],
+      seen.users,
+      seen.adminUsernames,
+      summary.variants,
+    );
     writeFileSync(flags.record, `${JSON.stringify(secrets.hideValues(recording), null, 2)}\n`);
+    const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
+    const records = recording.users.length + recording.domains.length + recording.pixels.length + recording.qrs.length;
+    log(
+      `linkgate proxy: recording written to ${flags.record}: ${count(records, 'record')} (${count(recording.users.length, 'user')}, ${count(recording.domains.length, 'domain')}, ${count(recording.pixels.length, 'pixel')}, ${count(recording.qrs.length, 'QR code')}); start a mock from it with linkgate mock --fixture ${flags.record}`,
+    );
   }
   const lines = [
     '',
@@ -259,27 +260,41 @@ function untilSignal(signals: NodeJS.EventEmitter): Promise<undefined> {
   });
 }
 
-/** Keeps the records an answer showed, for --record; true when the answer shows an admin's key (plans answered). */
-function collect(records: ObservedRecords, operation: string, exchange: Exchange): boolean {
+/** What the answers showed, for --record: per key, its account and records; users and admins an admin listed. */
+interface SeenRecords {
+  callers: Map<string, CallerRecords>;
+  users: Json[];
+  adminUsernames: string[];
+}
+
+/** Keeps the records an answer showed under the key that read them (the Authorization header as sent). */
+function collect(seen: SeenRecords, operation: string, exchange: Exchange): void {
   let json: Json;
   try {
     json = JSON.parse(exchange.responseBody ?? '') as Json;
   } catch {
-    return false;
+    return;
   }
-  if (json.error !== 0 && json.error !== '0') return false;
+  if (json.error !== 0 && json.error !== '0') return;
+  const key = Object.entries(exchange.requestHeaders).find(([name]) => /^authorization$/i.test(name))?.[1] ?? '';
+  let caller = seen.callers.get(key);
+  if (!caller) {
+    caller = { account: undefined, admin: false, domains: [], pixels: [], qrs: [] };
+    seen.callers.set(key, caller);
+  }
+  // An answered plans list means an admin's key: its records belong to the mock's admin.
+  if (operation === 'plans.list') caller.admin = true;
   const data = json.data as Json | Json[] | undefined;
-  const items = (key: string) => ((data as Json | undefined)?.[key] as Json[] | undefined) ?? [];
-  if (operation === 'account.get' && data && !Array.isArray(data)) records.account = data;
+  const items = (name: string) => ((data as Json | undefined)?.[name] as Json[] | undefined) ?? [];
+  if (operation === 'account.get' && data && !Array.isArray(data)) caller.account = data;
   if (operation === 'users.list' && Array.isArray(data)) {
     const admins = new URL(exchange.url, 'http://proxy.invalid').searchParams.get('filter') === 'admin';
-    if (admins) records.adminUsernames.push(...data.map((u) => String(u.username)));
-    else records.users.push(...data);
+    if (admins) seen.adminUsernames.push(...data.map((u) => String(u.username)));
+    else seen.users.push(...data);
   }
-  if (operation === 'domains.list') records.domains.push(...items('domains'));
-  if (operation === 'pixels.list') records.pixels.push(...items('pixels'));
-  if (operation === 'qr.list') records.qrs.push(...items('qrs'));
-  return operation === 'plans.list';
+  if (operation === 'domains.list') caller.domains.push(...items('domains'));
+  if (operation === 'pixels.list') caller.pixels.push(...items('pixels'));
+  if (operation === 'qr.list') caller.qrs.push(...items('qrs'));
 }
 
 /** Receiver mode's lines on delivery ids: how many events came more than once, and what that says of the variant. */

@@ -385,3 +385,56 @@ setInterval(() => {}, 60_000);
     expect(alive(Number(pid))).toBe(false);
   });
 });
+
+describe('linkgate proxy --record with several keys', { timeout: 120_000 }, () => {
+  it("keeps each record under the user whose key read it, with the deployment's ids and order, and says what it wrote", async () => {
+    const source = await startCli(['--admin-key', ADMIN_KEY, '--quiet']);
+    const keyOf = (server: { out(): string }, name: string) =>
+      new RegExp(`^ {4}${name}\\s+(\\S+)`, 'm').exec(server.out())?.[1] as string;
+    const sourceKeys = { alice: keyOf(source, 'alice'), bob_smith: keyOf(source, 'bob_smith') };
+    // A record made now, so ids are not simply 1, 2, 3 in seed order.
+    await raw(
+      source.url,
+      '/api/domain/add',
+      { Authorization: `Bearer ${sourceKeys.bob_smith}`, 'Content-Type': 'application/json' },
+      'POST',
+      JSON.stringify({ domain: 'https://x.example.com' }),
+    );
+    const recording = join(dir, 'two-keys.json');
+    const proxy = await startProxy(['--upstream', source.url, '--record', recording]);
+    const paths = ['/api/account', '/api/domains', '/api/pixels', '/api/qr'];
+    for (const key of Object.values(sourceKeys)) {
+      for (const path of paths) await raw(proxy.url, path, { Authorization: `Bearer ${key}` });
+    }
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    proxy.child.kill('SIGTERM');
+    await proxy.exited;
+    expect(proxy.out()).toMatch(
+      new RegExp(
+        `linkgate proxy: recording written to ${recording.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: \\d+ records \\(2 users, 4 domains, \\d+ pixels, \\d+ QR codes\\)`,
+      ),
+    );
+
+    const replay = await startCli(['--seed', 'empty', '--fixture', recording]);
+    const replayKeys = { alice: keyOf(replay, 'alice'), bob_smith: keyOf(replay, 'bob_smith') };
+    /** What a key reads: its username, and each list's ids and names in the order listed. */
+    const read = async (url: string, key: string) => {
+      const auth = { Authorization: `Bearer ${key}` };
+      const json = async (path: string) => JSON.parse((await raw(url, path, auth)).body.toString());
+      const account = (await json('/api/account')).data.username as string;
+      const domains = (await json('/api/domains')).data.domains.map((d: { id: number; domain: string }) => [
+        d.id,
+        d.domain,
+      ]);
+      const pixels = (await json('/api/pixels')).data.pixels.map((p: { id: number; tag: string }) => [p.id, p.tag]);
+      const qrs = (await json('/api/qr')).data.qrs.map((q: { id: number; name: string }) => [q.id, q.name]);
+      return { account, domains, pixels, qrs };
+    };
+    for (const name of ['alice', 'bob_smith'] as const) {
+      const [before, after] = [await read(source.url, sourceKeys[name]), await read(replay.url, replayKeys[name])];
+      expect(after.account).toBe(name);
+      expect(before.domains.length, name).toBeGreaterThan(0);
+      expect(after).toEqual(before);
+    }
+  });
+});
