@@ -45,6 +45,28 @@ class BodyCopy {
   }
 }
 
+/** Headers that describe one connection, not the message: each side of the proxy speaks its own (RFC 9110, 7.6.1). */
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'upgrade']);
+
+/**
+ * Raw headers without the hop-by-hop ones (and those the Connection header names); `framing` drops Transfer-Encoding
+ * too, for an answer whose framing node writes for its own client (chunked to HTTP/1.1, closed to HTTP/1.0).
+ */
+function endToEnd(raw: string[], framing: boolean): string[] {
+  const named = new Set<string>();
+  for (let i = 0; i < raw.length; i += 2) {
+    if ((raw[i] as string).toLowerCase() !== 'connection') continue;
+    for (const name of (raw[i + 1] as string).split(',')) named.add(name.trim().toLowerCase());
+  }
+  const out: string[] = [];
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = (raw[i] as string).toLowerCase();
+    if (HOP_BY_HOP.has(name) || named.has(name) || (framing && name === 'transfer-encoding')) continue;
+    out.push(raw[i] as string, raw[i + 1] as string);
+  }
+  return out;
+}
+
 /** Headers as the checker reads them (last value wins; names as sent). */
 function headerRecord(raw: string[]): Record<string, string> {
   const out: Record<string, string> = {};
@@ -65,10 +87,12 @@ export async function startCheckingProxy(options: CheckingProxyOptions): Promise
     const path = req.url ?? '/';
     const method = req.method ?? 'GET';
     // Every header as sent, in order, but Host: the upstream's name, as any reverse proxy sends it.
+    // The client's Connection (close, keep-alive) is its own: the proxy keeps its upstream connection open.
     const headers: string[] = [];
-    for (let i = 0; i < req.rawHeaders.length; i += 2) {
-      if ((req.rawHeaders[i] as string).toLowerCase() === 'host') continue;
-      headers.push(req.rawHeaders[i] as string, req.rawHeaders[i + 1] as string);
+    const sent = endToEnd(req.rawHeaders, false);
+    for (let i = 0; i < sent.length; i += 2) {
+      if ((sent[i] as string).toLowerCase() === 'host') continue;
+      headers.push(sent[i] as string, sent[i + 1] as string);
     }
     headers.push('Host', upstream.host);
     const requestCopy = new BodyCopy(options.maxCheckedBytes);
@@ -81,14 +105,20 @@ export async function startCheckingProxy(options: CheckingProxyOptions): Promise
       path: path === '/' || path.startsWith('/?') ? upstream.pathname + path.slice(1) : prefix + path,
       headers,
       agent,
-      // Headers are sent as given: no added Host, Connection or Transfer-Encoding.
+      // Headers are sent as given (but the connection's own): no added Host.
       setHost: false,
     });
     let answered = false;
     upstreamReq.on('response', (answer: IncomingMessage) => {
       answered = true;
       const responseCopy = new BodyCopy(options.maxCheckedBytes);
-      res.writeHead(answer.statusCode ?? 502, answer.statusMessage, answer.rawHeaders);
+      // A body ended by closing (no length, not chunked, as HTTP/1.0 servers send it) is sent on the same way.
+      const status = answer.statusCode ?? 502;
+      const bodiless = method === 'HEAD' || status === 204 || status === 304 || status < 200;
+      const delimited =
+        answer.headers['content-length'] !== undefined || answer.headers['transfer-encoding'] !== undefined;
+      if (!delimited && !bodiless) res.useChunkedEncodingByDefault = false;
+      res.writeHead(status, answer.statusMessage, endToEnd(answer.rawHeaders, true));
       res.flushHeaders();
       answer.on('data', responseCopy.add);
       answer.pipe(res);
