@@ -10,6 +10,7 @@ import { DriftUsageError, readFlags, readIgnores, readPositive, readUrl } from '
 import { DriftTally, formatTally } from '../drift/drift-tally.js';
 import { checkExchange, type Exchange } from '../drift/exchange-check.js';
 import { formatFinding, isIgnored, scrubFinding } from '../drift/findings.js';
+import { nestsDeeperThan, TOO_DEEP } from '../drift/json-depth.js';
 import { buildCallersRecording, type CallerRecords } from '../drift/recording.js';
 import { SecretSet } from '../drift/secret-hiding.js';
 import type { DriftIo } from './check-command.js';
@@ -44,7 +45,9 @@ Options:
   --fail-on-drift          exit 1 when anything drifted (after the command's own failure)
   --record <file>          write the records the answers showed, and the variants they matched, as a
                            fixture: linkgate mock --fixture <file>
-  --max-body <MB>          bytes of each body checked; larger ones pass unchecked  (default 5)
+  --max-body <MB>          bytes of each body checked; larger ones pass unchecked  (default 5); copies
+                           of bodies in flight hold at most 8 times this in all, bodies past it pass
+                           unchecked ("not checked: body over budget")
   -h, --help               show this help
 `;
 
@@ -63,6 +66,9 @@ const FLAGS = {
 } as const;
 
 type Json = Record<string, unknown>;
+
+/** Copies of bodies in flight hold at most this many times --max-body in all (5 MB: 40 MB). */
+const COPY_BUDGET_BODIES = 8;
 
 /** Runs `linkgate proxy <argv>`; resolves with the exit code once the command ends or a signal stops the proxy. */
 export async function runProxy(argv: string[], io: DriftIo, signals: NodeJS.EventEmitter = process): Promise<number> {
@@ -117,6 +123,12 @@ export async function runProxy(argv: string[], io: DriftIo, signals: NodeJS.Even
   // What each key read, by the key (kept in memory only): its records belong to the user its account answer names.
   const seen: SeenRecords = { callers: new Map(), users: [], adminUsernames: [] };
   let upstreamErrors = 0;
+  const unchecked = new Map<string, number>();
+  const notChecked = (method: string, path: string, reason: string) => {
+    unchecked.set(reason, (unchecked.get(reason) ?? 0) + 1);
+    log(`linkgate proxy: not checked: ${method} ${path}: ${reason}`);
+    writeReport({ type: 'not-checked', time: new Date().toISOString(), method, path, reason });
+  };
 
   let proxy: Awaited<ReturnType<typeof startCheckingProxy>>;
   try {
@@ -125,6 +137,8 @@ export async function runProxy(argv: string[], io: DriftIo, signals: NodeJS.Even
       host,
       port,
       maxCheckedBytes,
+      copyBudgetBytes: maxCheckedBytes * COPY_BUDGET_BODIES,
+      onNotChecked: notChecked,
       onExchange: (exchange) => {
         for (const [name, value] of Object.entries(exchange.requestHeaders)) {
           if (/^authorization$/i.test(name)) {
@@ -133,6 +147,11 @@ export async function runProxy(argv: string[], io: DriftIo, signals: NodeJS.Even
           }
           // A delivery's webhook secret is hidden like a key, wherever the proxy writes.
           if (/-secret$/i.test(name)) secrets.add(value);
+        }
+        // A body nested deeper than any answer of the API would cost hundreds of MB to parse: it is not read.
+        if ([exchange.requestBody, exchange.responseBody].some((body) => body !== undefined && nestsDeeperThan(body))) {
+          notChecked(exchange.method, exchange.url.split('?')[0] as string, `body ${TOO_DEEP}`);
+          return;
         }
         const verdict = deliveries ? deliveries.check(exchange) : checkExchange(exchange);
         const findings = verdict.findings.map((f) => scrubFinding(f, hide)).filter((f) => !isIgnored(f, ignores));
@@ -166,7 +185,14 @@ export async function runProxy(argv: string[], io: DriftIo, signals: NodeJS.Even
   const summary = tally.summary();
   const drifted = !summary.ok;
   const deliveryIds = deliveries?.deliveryIds;
-  writeReport({ type: 'summary', ...summary, upstreamErrors, ...(deliveryIds && { deliveryIds }) });
+  const notCheckedCount = [...unchecked.values()].reduce((sum, n) => sum + n, 0);
+  writeReport({
+    type: 'summary',
+    ...summary,
+    upstreamErrors,
+    notChecked: Object.fromEntries(unchecked),
+    ...(deliveryIds && { deliveryIds }),
+  });
   if (report !== undefined) closeSync(report);
   if (flags.record !== undefined) {
     const recording = buildCallersRecording(
@@ -193,6 +219,11 @@ export async function runProxy(argv: string[], io: DriftIo, signals: NodeJS.Even
       ? [`Production variants matched: ${summary.variants.join(', ')} (${summary.reproduce})`]
       : []),
     ...(upstreamErrors > 0 ? [`Upstream errors: ${upstreamErrors}`] : []),
+    ...(notCheckedCount > 0
+      ? [
+          `Not checked: ${notCheckedCount} exchange(s) (${[...unchecked].map(([reason, n]) => `${reason}: ${n}`).join('; ')})`,
+        ]
+      : []),
     drifted ? 'Drift found.' : 'No drift found.',
     '',
   ];

@@ -15,8 +15,12 @@ export interface CheckingProxyOptions {
   port: number;
   /** Bytes of each body kept for the check; longer bodies are forwarded whole and reported as too large to check. */
   maxCheckedBytes: number;
+  /** Bytes all kept copies may hold at once; bodies that come when it is spent are forwarded but not checked. */
+  copyBudgetBytes: number;
   /** Called once an exchange has been answered in full. */
   onExchange(exchange: Exchange): void;
+  /** Called instead of onExchange for an exchange whose body came when the copy budget was spent. */
+  onNotChecked(method: string, path: string, reason: string): void;
   /** Called when the upstream could not be reached or broke off; the client got a 502 (or a cut connection). */
   onUpstreamError(method: string, path: string, message: string): void;
 }
@@ -29,19 +33,56 @@ export interface CheckingProxy {
   close(): Promise<void>;
 }
 
-/** A copy of a body's first bytes, up to a bound. */
+/** Bytes that copies of bodies may hold in all, across the exchanges in flight. */
+class CopyBudget {
+  #left: number;
+  constructor(readonly total: number) {
+    this.#left = total;
+  }
+  take(bytes: number): boolean {
+    if (bytes > this.#left) return false;
+    this.#left -= bytes;
+    return true;
+  }
+  give(bytes: number): void {
+    this.#left += bytes;
+  }
+}
+
+/** A copy of a body's first bytes, up to a bound per body and within the budget shared by every exchange in flight. */
 class BodyCopy {
-  readonly #chunks: Buffer[] = [];
+  #chunks: Buffer[] = [];
   #size = 0;
+  #held = 0;
   tooLarge = false;
-  constructor(private readonly limit: number) {}
+  /** The budget ran out while this body came: it is forwarded whole and not checked. */
+  overBudget = false;
+  constructor(
+    private readonly limit: number,
+    private readonly budget: CopyBudget,
+  ) {}
   add = (chunk: Buffer) => {
     this.#size += chunk.length;
-    if (this.#size > this.limit) this.tooLarge = true;
-    else this.#chunks.push(chunk);
+    if (this.tooLarge || this.overBudget) return;
+    if (this.#size > this.limit) {
+      this.tooLarge = true;
+      this.release();
+    } else if (!this.budget.take(chunk.length)) {
+      this.overBudget = true;
+      this.release();
+    } else {
+      this.#held += chunk.length;
+      this.#chunks.push(chunk);
+    }
   };
   get text(): string | undefined {
-    return this.tooLarge ? undefined : Buffer.concat(this.#chunks).toString('utf8');
+    return this.tooLarge || this.overBudget ? undefined : Buffer.concat(this.#chunks).toString('utf8');
+  }
+  /** Gives the bytes held back to the budget and drops them. */
+  release(): void {
+    this.budget.give(this.#held);
+    this.#held = 0;
+    this.#chunks = [];
   }
 }
 
@@ -82,6 +123,7 @@ export async function startCheckingProxy(options: CheckingProxyOptions): Promise
   // Upstream connections are kept and reused, as a client's own would be.
   const agent = https ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
   const prefix = upstream.pathname.replace(/\/$/, '');
+  const budget = new CopyBudget(options.copyBudgetBytes);
 
   const server = createServer((req, res) => {
     const path = req.url ?? '/';
@@ -95,7 +137,7 @@ export async function startCheckingProxy(options: CheckingProxyOptions): Promise
       headers.push(sent[i] as string, sent[i + 1] as string);
     }
     headers.push('Host', upstream.host);
-    const requestCopy = new BodyCopy(options.maxCheckedBytes);
+    const requestCopy = new BodyCopy(options.maxCheckedBytes, budget);
     const upstreamReq = send({
       protocol: upstream.protocol,
       hostname: upstream.hostname,
@@ -111,7 +153,15 @@ export async function startCheckingProxy(options: CheckingProxyOptions): Promise
     let answered = false;
     upstreamReq.on('response', (answer: IncomingMessage) => {
       answered = true;
-      const responseCopy = new BodyCopy(options.maxCheckedBytes);
+      const responseCopy = new BodyCopy(options.maxCheckedBytes, budget);
+      // An answer cut short is never checked: its copy goes back at once (a whole one, after its check).
+      let whole = false;
+      answer.on('end', () => {
+        whole = true;
+      });
+      res.on('close', () => {
+        if (!whole) responseCopy.release();
+      });
       // A body ended by closing (no length, not chunked, as HTTP/1.0 servers send it) is sent on the same way.
       const status = answer.statusCode ?? 502;
       const bodiless = method === 'HEAD' || status === 204 || status === 304 || status < 200;
@@ -126,6 +176,12 @@ export async function startCheckingProxy(options: CheckingProxyOptions): Promise
         const pathOnly = path.split('?')[0] as string;
         // After the last byte went out: the check never delays the answer.
         setImmediate(() => {
+          if (requestCopy.overBudget || responseCopy.overBudget) {
+            requestCopy.release();
+            responseCopy.release();
+            options.onNotChecked(method, pathOnly, 'body over budget');
+            return;
+          }
           try {
             options.onExchange({
               method,
@@ -139,12 +195,16 @@ export async function startCheckingProxy(options: CheckingProxyOptions): Promise
             });
           } catch (error) {
             options.onUpstreamError(method, pathOnly, `the check failed: ${(error as Error).message}`);
+          } finally {
+            requestCopy.release();
+            responseCopy.release();
           }
         });
       });
       answer.on('error', () => res.destroy());
     });
     upstreamReq.on('error', (error: NodeJS.ErrnoException) => {
+      if (!answered) requestCopy.release();
       const pathOnly = path.split('?')[0] as string;
       const reason = error.code ?? error.message;
       options.onUpstreamError(
@@ -165,7 +225,9 @@ export async function startCheckingProxy(options: CheckingProxyOptions): Promise
     });
     // A client that leaves stops the upstream exchange too.
     res.on('close', () => {
-      if (!res.writableFinished) upstreamReq.destroy();
+      if (res.writableFinished) return;
+      upstreamReq.destroy();
+      requestCopy.release();
     });
     req.on('data', requestCopy.add);
     req.pipe(upstreamReq);

@@ -438,3 +438,61 @@ describe('linkgate proxy --record with several keys', { timeout: 120_000 }, () =
     }
   });
 });
+
+describe('linkgate proxy under many large answers at once', { timeout: 120_000 }, () => {
+  it('keeps copies within 8 times --max-body in all: bodies past it are forwarded whole and reported as not checked', async () => {
+    // 0.9 MB answers, each held open half-sent for a moment, so all 20 are in flight together.
+    const body = JSON.stringify({ error: 0, data: { note: 'x'.repeat(900_000) } });
+    const upstream = createServer((_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
+      res.write(body.slice(0, 450_000));
+      setTimeout(() => res.end(body.slice(450_000)), 1_000);
+    });
+    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+    const report = join(dir, 'budget.ndjson');
+    const proxy = await startProxy([
+      ...['--upstream', `http://127.0.0.1:${(upstream.address() as { port: number }).port}`],
+      ...['--max-body', '1', '--report', report],
+    ]);
+    try {
+      const answers = await Promise.all(Array.from({ length: 20 }, () => raw(proxy.url, '/api/account')));
+      for (const answer of answers) expect(answer.body.toString()).toBe(body);
+      proxy.child.kill('SIGTERM');
+      await proxy.exited;
+      const lines = readFileSync(report, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
+      const skipped = lines.filter((l) => l.type === 'not-checked');
+      const summary = lines.at(-1) as { operations: { calls: number }[]; notChecked: Record<string, number> };
+      const checked = summary.operations[0]?.calls ?? 0;
+      // 8 MB of budget holds at most 8 whole copies of 0.9 MB while 20 are in flight: some pass unchecked.
+      expect(checked).toBeGreaterThan(0);
+      expect(skipped.length).toBeGreaterThan(0);
+      expect(checked + skipped.length).toBe(20);
+      expect(summary.notChecked).toEqual({ 'body over budget': skipped.length });
+      expect(skipped[0]).toMatchObject({ method: 'GET', path: '/api/account', reason: 'body over budget' });
+      expect(proxy.out()).toContain('linkgate proxy: not checked: GET /api/account: body over budget');
+      expect(proxy.out()).toMatch(/Not checked: \d+ exchange\(s\) \(body over budget: \d+\)/);
+    } finally {
+      upstream.close();
+    }
+  });
+
+  it('does not parse a deeply nested answer: reported as not checked, the proxy stays small', async () => {
+    const deep = `${'['.repeat(500_000)}1${']'.repeat(500_000)}`;
+    const upstream = createServer((_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(`{"error":0,"data":${deep}}`);
+    });
+    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+    const proxy = await startProxy(['--upstream', `http://127.0.0.1:${(upstream.address() as { port: number }).port}`]);
+    try {
+      const answer = await raw(proxy.url, '/api/account');
+      expect(answer.body.length).toBe(deep.length + 19);
+      await proxy.printed(/not checked: GET \/api\/account: body nested deeper than 64 levels/);
+    } finally {
+      upstream.close();
+    }
+  });
+});
