@@ -363,6 +363,16 @@ setTimeout(() => {}, 60_000);
     expect(alive(Number(pid))).toBe(false);
   });
 
+  it('without a command, ends on SIGHUP with its summary', async () => {
+    const mock = await startCli(['--admin-key', ADMIN_KEY, '--quiet']);
+    const proxy = await startProxy(['--upstream', mock.url]);
+    await raw(proxy.url, '/api/account', { Authorization: `Bearer ${ADMIN_KEY}` });
+    proxy.child.kill('SIGHUP');
+    const { code } = await proxy.exited;
+    expect(code, proxy.err()).toBe(0);
+    expect(proxy.out()).toMatch(/linkgate proxy summary\noperation\s+calls\s+matched\s+differences\naccount\.get\s+1/);
+  });
+
   it('sends SIGKILL to a command that ignores SIGTERM after 5 s, says so, and exits 137', async () => {
     const mock = await startCli(['--admin-key', ADMIN_KEY, '--quiet']);
     const stubborn = writeProgram(`
