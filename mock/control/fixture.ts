@@ -112,7 +112,11 @@ function wantedId(
   }
   const lowest = mark[table] as number;
   // Ids below the table's next one are or were in use; ids given here only ever go up, so an undo can find them.
-  if (id < lowest) throw new GatewayInputError(`${at}.id`, `must be ${lowest} or more: lower ids are or were in use`);
+  if (id < lowest)
+    throw new GatewayInputError(
+      `${at}.id`,
+      `must be ${lowest} or more: lower ids are or were in use (a recording keeps the deployment's ids: load it into linkgate mock --seed empty)`,
+    );
   if (core.store[table].has(id)) throw new GatewayInputError(`${at}.id`, 'is already the id of another row');
   return id;
 }

@@ -58,7 +58,7 @@ describe('POST /__mock/fixture with ids', () => {
     const again = await post(backend, { domains: [{ owner: 'carol', domain: 'https://b.example.com', id: 3 }] });
     expect(again.body).toMatchObject({
       field: 'domains[0].id',
-      rule: 'must be 4 or more: lower ids are or were in use',
+      rule: "must be 4 or more: lower ids are or were in use (a recording keeps the deployment's ids: load it into linkgate mock --seed empty)",
     });
     const started = performance.now();
     const failing = await post(backend, {
