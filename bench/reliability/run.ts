@@ -16,6 +16,7 @@ import { attackSdk } from './hostile-servers.js';
 import { inspectorReaders } from './inspector-readers.js';
 import { LOAD_SIZES, loadRun } from './load-run.js';
 import { fuzzMockApi } from './mock-api-fuzz.js';
+import { driftMemory } from './proxy-memory.js';
 import { redisFaults } from './redis-faults.js';
 import { DEFAULT_SEED, holds, type PartOptions, type PartReport, printReport } from './report.js';
 
@@ -29,6 +30,7 @@ export const PARTS: Record<string, (options: PartOptions) => Promise<PartReport>
   inspector: inspectorReaders,
   fixture: fixtureLoad,
   redis: redisFaults,
+  'drift-memory': driftMemory,
 };
 
 const args = process.argv.slice(2);

@@ -31,13 +31,12 @@ interface Def {
 
 const defOf = (schema: z.core.$ZodType): Def => (schema as unknown as { _zod: { def: Def } })._zod.def;
 
-/** A value as a finding shows it: short, JSON for scalars, the kind for containers. */
+/** A value as a finding shows it: JSON for scalars, the kind for containers; cut for display once secrets are hidden. */
 export function showValue(value: unknown): string {
   if (value === undefined) return 'absent';
   if (Array.isArray(value)) return `an array of ${value.length}`;
   if (value !== null && typeof value === 'object') return 'an object';
-  const text = JSON.stringify(value);
-  return text.length > 60 ? `${text.slice(0, 57)}..."` : text;
+  return JSON.stringify(value);
 }
 
 /** The JSON kind of a value: how unions pick the member to compare with. */
