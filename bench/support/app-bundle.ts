@@ -93,6 +93,8 @@ async function bundled(
     format: 'esm',
     platform,
     target: 'es2022',
+    // The built package's side-effect-free chunks are bare-imported by its entries; esbuild warns as it drops them.
+    logLevel: 'error',
     write: false,
     absWorkingDir: root,
     nodePaths: [join(root, 'node_modules')],
