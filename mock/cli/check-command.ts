@@ -18,7 +18,8 @@ each field's type and rule, unknown fields, rate-limit headers and the documente
 changed or deleted unless --write is given.
 
 Options:
-  --base-url <url>            the management API's address (required)
+  --base-url <url>            the management API's address (required); a path is kept
+                              (https://example.com/links), a user name, password, query or fragment refused
   --api-key <key>             your API key (or LINKGATE_API_KEY)
   --messaging-base-url <url>  the messaging API's address (checked with an empty send, which it refuses)
   --messaging-key <key>       the messaging key (or LINKGATE_MESSAGING_KEY)
@@ -35,7 +36,10 @@ Options:
   --max-wait <s>              longest wait for the rate window to reopen   (default 65)
   -h, --help                  show this help
 
-Exit codes: 0 every answer matched, 1 drift found, 2 the check could not run.
+Values linkgate reads but the API documents in another form (a numeric string for a number, a date not written
+YYYY-MM-DD HH:MM:SS) are drift too, reported as "tolerated by linkgate, differs from the API".
+
+Exit codes: 0 every answer matched, 1 drift found, 2 the check could not run (or could not recognise an answer).
 `;
 
 const FLAGS = {

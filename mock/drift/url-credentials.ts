@@ -2,8 +2,8 @@
 // (`https://deploy:PASS@host/`, `?token=`, the inspector link's `#token=`), so none of them is ever shown.
 import { HIDDEN } from './findings.js';
 
-/** The scheme and `user:password@` at the start of a URL's text (anchored, one pass: linear on any input). */
-const USERINFO = /^([a-z][a-z\d+.-]*:\/\/)[^/?#]*@/i;
+/** The scheme (if any) and `user:password@` at the start of a URL's text (anchored: linear on any input). */
+const USERINFO = /^([a-z][a-z\d+.-]*:\/\/)?[^/?#]*@/i;
 
 /**
  * A URL safe to print: its user name and password, query and fragment each replaced by {@link HIDDEN}. Text that does

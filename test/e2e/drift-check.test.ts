@@ -15,7 +15,7 @@ import {
 } from '../drift/support/drifting-server.js';
 import { mockWithRecording } from '../drift/support/recording-target.js';
 import { closedPort } from '../support/closed-port.js';
-import { type CliServer, describeRun, runCli, startCli } from './support/processes.js';
+import { type CliServer, describeRun, root, runCli, startCli } from './support/processes.js';
 
 const ADMIN_KEY = 'drift-admin-key-0123456789';
 const dir = mkdtempSync(join(tmpdir(), 'linkgate-check-'));
@@ -431,6 +431,45 @@ describe('linkgate check given a URL with secrets in it (credentials, a query, t
       );
       expect(link.stderr).toContain(`--base-url has a fragment ("#..."), which is no part of the API's address`);
       expect(link.stderr).toContain(`give the address alone: ${mock.url}/.`);
+    } finally {
+      await drifting.close();
+    }
+  });
+});
+
+describe('docs/guides/checking-a-deployment.md: its tested output blocks are what the CLI prints', {
+  timeout: 120_000,
+}, () => {
+  const marker = '<!-- tested: test/e2e/drift-check.test.ts -->\n```\n';
+  const guide = readFileSync(join(root, 'docs/guides/checking-a-deployment.md'), 'utf8');
+  /** The guide's tested blocks, in order: plain mock, --write against two variants, drifting server, refused key. */
+  const blocks = guide
+    .split(marker)
+    .slice(1)
+    .map((part) => part.slice(0, part.indexOf('\n```')));
+  /** Ports differ from run to run; nothing else may. */
+  const portless = (text: string) => text.replace(/127\.0\.0\.1:\d+/g, '127.0.0.1:<port>').trimEnd();
+
+  it('prints each block as the guide shows it (the ports aside)', async () => {
+    expect(blocks).toHaveLength(4);
+    const [plainBlock, variantsBlock, driftBlock, refusedBlock] = blocks as [string, string, string, string];
+    const [plain, variants, drifting] = await Promise.all([
+      startCli(['--admin-key', ADMIN_KEY]),
+      startCli(['--admin-key', ADMIN_KEY, '--quiet', '--variant', 'overlayCollection,stringIds']),
+      startDriftingServer('drift'),
+    ]);
+    try {
+      const [plainRun, variantsRun, driftRun, refusedRun] = await Promise.all([
+        check(['--base-url', plain.url, '--api-key', keysOf(plain).alice as string]),
+        check(['--base-url', variants.url, '--api-key', ADMIN_KEY, '--write']),
+        check(['--base-url', drifting.url, '--api-key', DRIFTING_KEY]),
+        check(['--base-url', plain.url, '--api-key', 'not-a-key-of-this-mock']),
+      ]);
+      expect(portless(plainRun.stdout)).toBe(portless(plainBlock));
+      // An excerpt: the variants lines of the run.
+      for (const line of variantsBlock.split('\n')) expect(variantsRun.stdout.split('\n')).toContain(line);
+      expect(portless(driftRun.stdout)).toBe(portless(driftBlock));
+      expect(portless(refusedRun.stderr)).toBe(portless(refusedBlock));
     } finally {
       await drifting.close();
     }
