@@ -153,7 +153,7 @@ export async function startCli(fds = 1024): Promise<{ child: ChildProcess; url: 
 }
 
 /** The soft open-files limit of a process (`self` or a pid), from /proc; Infinity where it cannot be read. */
-function openFilesLimit(pid: number | 'self' | undefined): number {
+export function openFilesLimit(pid: number | 'self' | undefined): number {
   try {
     const soft = /Max open files\s+(\S+)/.exec(readFileSync(`/proc/${pid}/limits`, 'utf8'))?.[1];
     return soft === undefined || soft === 'unlimited' ? Number.POSITIVE_INFINITY : Number(soft);
@@ -163,7 +163,7 @@ function openFilesLimit(pid: number | 'self' | undefined): number {
 }
 
 /** The kernel's count of connections dropped because an accept queue was full (TcpExt ListenOverflows). */
-function listenOverflows(): number {
+export function listenOverflows(): number {
   try {
     const lines = readFileSync('/proc/net/netstat', 'utf8').split('\n');
     const names = lines.find((l) => l.startsWith('TcpExt:'))!.split(/\s+/);
