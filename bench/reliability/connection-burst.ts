@@ -11,7 +11,14 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { LISTEN_BACKLOG } from '../../mock/adapters/node-server.js';
-import { ADMIN_KEY, listenOverflows, openFilesLimit, startCli } from './load-run.js';
+import {
+  ADMIN_KEY,
+  type Autocannon,
+  type AutocannonResult,
+  listenOverflows,
+  openFilesLimit,
+  startCli,
+} from './load-run.js';
 import { Examples, type PartOptions, type PartReport, printReport, zeroCheck } from './report.js';
 
 /** Descriptors besides one per connection (the generator's own, the server's, stdio). */
@@ -27,20 +34,6 @@ const server = createServer((req, res) => {
 server.listen({ port: 0, host: '127.0.0.1', backlog: ${LISTEN_BACKLOG} }, () =>
   console.log('listening on http://127.0.0.1:' + server.address().port));
 `;
-
-interface AutocannonResult {
-  requests: { average: number; total: number };
-  latency: { p99: number; max: number };
-  errors: number;
-  timeouts: number;
-}
-type Autocannon = (opts: {
-  url: string;
-  connections: number;
-  duration: number;
-  headers?: Record<string, string>;
-  requests?: { method: string; path: string }[];
-}) => Promise<AutocannonResult>;
 
 /** One target's figures. */
 interface BurstFigures {
@@ -65,20 +58,15 @@ export async function connectionBurst(
       `${connections} connections need "ulimit -n" of at least ${connections + SPARE_FDS}; this shell allows ${fds}.`,
     );
   }
-  const bare = await startBare(connections + SPARE_FDS);
-  let bareFigures: BurstFigures;
-  try {
-    bareFigures = await burst(bare.url, connections, seconds);
-  } finally {
-    bare.child.kill('SIGTERM');
-  }
-  const mock = await startCli(connections + SPARE_FDS);
-  let mockFigures: BurstFigures;
-  try {
-    mockFigures = await burst(mock.url, connections, seconds);
-  } finally {
-    mock.child.kill('SIGTERM');
-  }
+  const measure = async (server: { child: ChildProcess; url: string }) => {
+    try {
+      return await burst(server.url, connections, seconds);
+    } finally {
+      server.child.kill('SIGTERM');
+    }
+  };
+  const bareFigures = await measure(await startBare(connections + SPARE_FDS));
+  const mockFigures = await measure(await startCli(connections + SPARE_FDS));
   const errors = new Examples();
   for (let i = 0; i < mockFigures.result.errors; i++) {
     errors.add(i < mockFigures.result.timeouts ? 'timeout (no answer within 10 s)' : 'connection error');

@@ -20,7 +20,8 @@ const SPARE_FDS = 200;
 /** Resident memory the server may add between the first and the last quarter of the run. */
 export const LOAD_MEMORY_DRIFT_BOUND_MB = 64;
 
-interface AutocannonResult {
+/** What autocannon reports of a run (the figures the load runs read). */
+export interface AutocannonResult {
   requests: { average: number; total: number };
   latency: { p99: number; average: number; max: number };
   non2xx: number;
@@ -28,7 +29,8 @@ interface AutocannonResult {
   timeouts: number;
   statusCodeStats?: Record<string, { count: number }>;
 }
-type Autocannon = (opts: {
+/** autocannon's programmatic entry, as the load runs call it. */
+export type Autocannon = (opts: {
   url: string;
   connections: number;
   duration: number;

@@ -83,6 +83,9 @@ function answer(req: IncomingMessage, res: ServerResponse, mode: DriftMode): voi
   send(status, body, omit);
 }
 
+/** The account both modes answer with, but for its status and its date field. */
+const DANA = { id: 7, email: 'dana@example.com', username: 'dana', avatar: '', expires: null };
+
 /** Mode `tolerated`'s one QR code: its scans as a numeric string. */
 const QR = { id: 9, link: 'https://go.example/q', scans: '5', name: 'menu', date: '2026-01-01 00:00:00' };
 
@@ -95,12 +98,8 @@ function toleratedAnswer(path: string): [number, unknown] {
         {
           error: 0,
           data: {
-            id: 7,
-            email: 'dana@example.com',
-            username: 'dana',
-            avatar: '',
+            ...DANA,
             status: 'pro',
-            expires: null,
             registered: '2026-01-01T09:30:00Z',
           },
         },
@@ -149,12 +148,8 @@ function plantedAnswer(method: string, path: string): [number, unknown, string?]
         {
           error: 0,
           data: {
-            id: 7,
-            email: 'dana@example.com',
-            username: 'dana',
-            avatar: '',
+            ...DANA,
             status: 'free',
-            expires: null,
             created_at: '2026-01-01 00:00:00',
             api_token: LEAKED_TOKEN,
           },
