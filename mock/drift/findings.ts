@@ -31,6 +31,9 @@ export interface ExchangeVerdict {
   variants: ProductionVariantName[];
 }
 
+/** The words a `tolerated` finding carries wherever it is printed (the table, the proxy's lines). */
+export const TOLERATED = 'tolerated by linkgate, differs from the API';
+
 /** Field names whose values are secrets: never shown, always replaced by {@link HIDDEN}. */
 const SECRET_FIELD = /(api_?key|apikey|password|pass|secret|token|authorization)$/i;
 
@@ -115,5 +118,6 @@ export function isIgnored(finding: Finding, rules: readonly IgnoreRule[]): boole
 
 /** A finding as one console line: side, operation, request, field, expected, seen. */
 export function formatFinding(f: Finding): string {
-  return `drift ${f.side} ${f.operation} ${f.method} ${f.path} ${f.field}: expected ${f.expected}, seen ${f.seen}`;
+  const tolerated = f.kind === 'tolerated' ? `${TOLERATED}: ` : '';
+  return `drift ${f.side} ${f.operation} ${f.method} ${f.path} ${f.field}: ${tolerated}expected ${f.expected}, seen ${f.seen}`;
 }

@@ -206,10 +206,10 @@ describe('linkgate proxy -- <command>', { timeout: 120_000 }, () => {
       expect(run.code, describeRun(run)).toBe(1);
       expect(run.stdout).toContain('/api/account 200');
       expect(run.stderr).toContain(
-        'drift response account.get GET /api/account data.registered: expected a string, seen absent',
+        'drift response account.get GET /api/account data.registered: expected a date in the form YYYY-MM-DD HH:MM:SS, seen absent',
       );
       expect(run.stderr).toContain(
-        'drift response domains.list GET /api/domains data.domains[0].id: expected an integer, seen "12"',
+        'drift response domains.list GET /api/domains data.domains[0].id: tolerated by linkgate, differs from the API: expected an integer, seen "12"',
       );
       expect(run.stderr).toContain(
         'drift response overlays.list GET /api/overlay header X-RateLimit-Remaining: expected present, seen absent',
