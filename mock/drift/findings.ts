@@ -76,7 +76,7 @@ export function scrubFinding(finding: Finding, hide: (text: string) => string): 
     ...finding,
     path: hide(finding.path),
     field: hide(finding.field),
-    expected: cutForDisplay(hide(finding.expected)),
+    expected: hide(finding.expected),
     seen: cutForDisplay(hide(seen)),
   };
 }

@@ -1,9 +1,10 @@
 // A check that cannot name what it called has checked nothing: whatever the reason an answer matches no operation of
 // the table, `linkgate check` says how many and exits 2, never 0. Here the table is made to know no path at all (as
 // it knew none of a deployment's prefixed paths before the prefix was taken off), against a real drifting server.
+// It mocks a module, so it lives in an isolated project (e2e): the unit project shares one module graph per worker.
 import { describe, expect, it, vi } from 'vitest';
 import { runCheck } from '../../mock/cli/check-command.js';
-import { DRIFTING_KEY, startDriftingServer } from './support/drifting-server.js';
+import { DRIFTING_KEY, startDriftingServer } from '../drift/support/drifting-server.js';
 
 vi.mock('../../mock/drift/operation-table.js', async (original) => ({
   ...(await original<typeof import('../../mock/drift/operation-table.js')>()),
