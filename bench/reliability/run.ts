@@ -18,6 +18,7 @@ import { LOAD_SIZES, loadRun } from './load-run.js';
 import { fuzzMockApi } from './mock-api-fuzz.js';
 import { redisFaults } from './redis-faults.js';
 import { DEFAULT_SEED, holds, type PartOptions, type PartReport, printReport } from './report.js';
+import { stateFileAttacks } from './state-file-attacks.js';
 
 /** The parts, in the order they run, by the word that selects them. */
 export const PARTS: Record<string, (options: PartOptions) => Promise<PartReport>> = {
@@ -29,6 +30,7 @@ export const PARTS: Record<string, (options: PartOptions) => Promise<PartReport>
   inspector: inspectorReaders,
   fixture: fixtureLoad,
   redis: redisFaults,
+  state: stateFileAttacks,
 };
 
 const args = process.argv.slice(2);
