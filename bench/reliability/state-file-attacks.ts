@@ -90,6 +90,16 @@ const get = async (url: string, path: string): Promise<Record<string, unknown>> 
   >;
 };
 
+/** What every attack gets: a scratch folder, the seed state, the run's size and seed, and where results go. */
+interface Attack {
+  dir: string;
+  seed: StateDoc;
+  ci: boolean;
+  seedNumber: number;
+  figures: PartReport['figures'];
+  checks: Check[];
+}
+
 /** A PRNG for the kill moments, so a run can be repeated. */
 function prng(seed: number): () => number {
   let s = seed >>> 0;
@@ -110,13 +120,10 @@ export async function stateFileAttacks(options: PartOptions = {}): Promise<PartR
     const seedFile = join(dir, 'seed.json');
     await stop(await started(['--seed', 'demo', '--state', seedFile]));
     const seed = JSON.parse(readFileSync(seedFile, 'utf8')) as StateDoc;
-    await killUnderLoad(dir, seed, ci, options.seed ?? 1, figures, checks);
-    await fullDisk(dir, figures, checks);
-    await locks(dir, figures, checks);
-    await plantedLinks(dir, figures, checks);
-    await manyUsers(dir, seed, ci, figures, checks);
-    await atTheLimit(dir, seed, ci, figures, checks);
-    await snapshotInFlight(figures, checks);
+    const at: Attack = { dir, seed, ci, seedNumber: options.seed ?? 1, figures, checks };
+    for (const attack of [killUnderLoad, fullDisk, locks, plantedLinks, manyUsers, atTheLimit, snapshotInFlight]) {
+      await attack(at);
+    }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -125,14 +132,7 @@ export async function stateFileAttacks(options: PartOptions = {}): Promise<PartR
 }
 
 /** Item 14: acknowledged writes lost to `kill -9` at a random moment, and the longest a request waited meanwhile. */
-async function killUnderLoad(
-  dir: string,
-  seed: StateDoc,
-  ci: boolean,
-  seedNumber: number,
-  figures: PartReport['figures'],
-  checks: Check[],
-): Promise<void> {
+async function killUnderLoad({ dir, seed, ci, seedNumber, figures, checks }: Attack): Promise<void> {
   const grown = join(dir, 'grown.json');
   const bytes = writeGrownState(grown, seed, { pixels: ci ? 50_000 : 270_000 });
   // What one write of this state costs here, measured apart: the bound the docs give is the interval plus one write.
@@ -204,7 +204,7 @@ async function killUnderLoad(
 }
 
 /** Item 3: a full disk at exit leaves the previous file whole and the exit code says the state was not kept. */
-async function fullDisk(dir: string, figures: PartReport['figures'], checks: Check[]): Promise<void> {
+async function fullDisk({ dir, figures, checks }: Attack): Promise<void> {
   const disk = join(dir, 'disk');
   mkdirSync(disk);
   try {
@@ -238,7 +238,7 @@ async function fullDisk(dir: string, figures: PartReport['figures'], checks: Che
 }
 
 /** Item 5: a lock created empty is held; of five servers started at once on one file, one serves. */
-async function locks(dir: string, figures: PartReport['figures'], checks: Check[]): Promise<void> {
+async function locks({ dir, figures, checks }: Attack): Promise<void> {
   const file = join(dir, 'locked.json');
   writeFileSync(`${file}.lock`, '');
   const early = await spawnMock(['--state', file]);
@@ -258,7 +258,7 @@ async function locks(dir: string, figures: PartReport['figures'], checks: Check[
 }
 
 /** Item 6: symlinks at the temp names an older linkgate used are not written through; the file is its owner's. */
-async function plantedLinks(dir: string, figures: PartReport['figures'], checks: Check[]): Promise<void> {
+async function plantedLinks({ dir, figures, checks }: Attack): Promise<void> {
   const file = join(dir, 'planted.json');
   const victim = join(dir, 'victim.txt');
   writeFileSync(victim, 'not yours');
@@ -281,13 +281,7 @@ async function plantedLinks(dir: string, figures: PartReport['figures'], checks:
 }
 
 /** Item 10: the first answer on a state of many users, each owning a pixel. */
-async function manyUsers(
-  dir: string,
-  seed: StateDoc,
-  ci: boolean,
-  figures: PartReport['figures'],
-  checks: Check[],
-): Promise<void> {
+async function manyUsers({ dir, seed, ci, figures, checks }: Attack): Promise<void> {
   const users = ci ? 5_000 : 20_000;
   const file = join(dir, 'users.json');
   writeGrownState(file, seed, { users, pixels: users });
@@ -306,13 +300,7 @@ async function manyUsers(
 }
 
 /** Item 4: a file at the size limit with its rows in one table loads (CI: a quarter of it). */
-async function atTheLimit(
-  dir: string,
-  seed: StateDoc,
-  ci: boolean,
-  figures: PartReport['figures'],
-  checks: Check[],
-): Promise<void> {
+async function atTheLimit({ dir, seed, ci, figures, checks }: Attack): Promise<void> {
   const file = join(dir, 'limit.json');
   const limit = ci ? MAX_STATE_FILE_BYTES / 4 : MAX_STATE_FILE_BYTES - 512 * 1024;
   const perRow = (writeGrownState(file, seed, { pixels: 10_000 }) - writeGrownState(file, seed, { pixels: 0 })) / 1e4;
@@ -333,7 +321,7 @@ async function atTheLimit(
 }
 
 /** Item 11: a snapshot PUT while a delivery waits on a slow receiver; its late answer must leave no trace. */
-async function snapshotInFlight(figures: PartReport['figures'], checks: Check[]): Promise<void> {
+async function snapshotInFlight({ figures, checks }: Attack): Promise<void> {
   let got: () => void = () => {};
   const arrived = new Promise<void>((resolve) => {
     got = resolve;
