@@ -23,8 +23,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MAX_STATE_FILE_BYTES, STATE_WRITE_INTERVAL_MS } from '../../mock/cli/state-file.js';
 import { writeStateFile } from '../../mock/state/state-file-write.js';
+import { seeded } from '../../test/mock/support/seeded.js';
 import { type StateDoc, writeGrownState } from './grown-state.js';
-import type { Check, PartOptions, PartReport } from './report.js';
+import { type Check, DEFAULT_SEED, type PartOptions, type PartReport } from './report.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const TOKEN = 'ctl-reliability-state';
@@ -100,15 +101,6 @@ interface Attack {
   checks: Check[];
 }
 
-/** A PRNG for the kill moments, so a run can be repeated. */
-function prng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s * 1664525 + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
-
 /** Runs the attacks; every figure measured, every check judged against its bound or zero target. */
 export async function stateFileAttacks(options: PartOptions = {}): Promise<PartReport> {
   const ci = options.size === 'ci';
@@ -120,7 +112,7 @@ export async function stateFileAttacks(options: PartOptions = {}): Promise<PartR
     const seedFile = join(dir, 'seed.json');
     await stop(await started(['--seed', 'demo', '--state', seedFile]));
     const seed = JSON.parse(readFileSync(seedFile, 'utf8')) as StateDoc;
-    const at: Attack = { dir, seed, ci, seedNumber: options.seed ?? 1, figures, checks };
+    const at: Attack = { dir, seed, ci, seedNumber: options.seed ?? DEFAULT_SEED, figures, checks };
     for (const attack of [killUnderLoad, fullDisk, locks, plantedLinks, manyUsers, atTheLimit, snapshotInFlight]) {
       await attack(at);
     }
@@ -140,7 +132,8 @@ async function killUnderLoad({ dir, seed, ci, seedNumber, figures, checks }: Att
   const text = `${JSON.stringify(JSON.parse(readFileSync(grown, 'utf8')), null, 1)}\n`;
   await writeStateFile(join(dir, 'write-cost.json'), text);
   const writeMs = performance.now() - started0;
-  const random = prng(seedNumber);
+  // The kill moments come from the run's seed, so a run can be repeated.
+  const random = seeded(seedNumber);
   let lostWindow = 0;
   let lost = 0;
   let acked = 0;
