@@ -58,7 +58,7 @@ async function main(argv: string[]): Promise<void> {
     throw listenError(error, options.host, options.port);
   }
   // Before the banner: a supervisor that stops the server as soon as it reads "listening on" must find the handlers.
-  stopOnSignalsAndOrphaning(server, () => kept?.close());
+  stopOnSignalsAndOrphaning(server, () => kept?.close() ?? true);
   process.stdout.write(formatBanner(server, options) + (kept?.notes.map((note) => `${note}\n`).join('') ?? ''));
   if (!options.quiet) log = logActivity(server);
 }
@@ -106,25 +106,22 @@ function logActivity(server: MockServer): (entry: RequestLogEntry) => void {
  * Stops the server on Ctrl+C, SIGTERM or SIGHUP, and when the process that started it is gone: `npx`, a shell or a
  * test runner can die without passing a signal on, and a server left running under PID 1 would hold the port.
  */
-function stopOnSignalsAndOrphaning(server: MockServer, saveState: () => void): void {
+function stopOnSignalsAndOrphaning(server: MockServer, saveState: () => boolean): void {
   let stoppingSince: number | undefined;
   const stop = (reason: string) => {
     if (stoppingSince !== undefined) {
       // A second Ctrl+C while connections drain exits at once; copies of the first one (the terminal, npm and the
       // launcher each pass it on) arrive within milliseconds and are not a second press.
       if (performance.now() - stoppingSince > 300) {
-        saveState();
-        process.exit(130);
+        process.exit(saveState() ? 130 : 1);
       }
       return;
     }
     stoppingSince = performance.now();
     process.stdout.write(`\n${reason}, stopping.\n`);
-    // The state file is written last, with what requests still in flight changed, and before any exit.
-    const exit = () => {
-      saveState();
-      process.exit(0);
-    };
+    // The state file is written last, with what requests still in flight changed, and before any exit; a write that
+    // failed (a full disk, a read-only file system) is an exit code 1, so a script sees the state was not kept.
+    const exit = () => process.exit(saveState() ? 0 : 1);
     // Keep-alive connections of busy clients would otherwise hold the close open.
     setTimeout(exit, 2_000).unref();
     server.close().then(exit, exit);

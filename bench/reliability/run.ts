@@ -20,6 +20,7 @@ import { fuzzMockApi } from './mock-api-fuzz.js';
 import { driftMemory } from './proxy-memory.js';
 import { redisFaults } from './redis-faults.js';
 import { DEFAULT_SEED, holds, type PartOptions, type PartReport, printReport } from './report.js';
+import { stateFileAttacks } from './state-file-attacks.js';
 
 /** The parts, in the order they run, by the word that selects them. */
 export const PARTS: Record<string, (options: PartOptions) => Promise<PartReport>> = {
@@ -32,6 +33,7 @@ export const PARTS: Record<string, (options: PartOptions) => Promise<PartReport>
   fixture: fixtureLoad,
   redis: redisFaults,
   'drift-memory': driftMemory,
+  state: stateFileAttacks,
 };
 
 const args = process.argv.slice(2);

@@ -52,8 +52,9 @@ Options:
                         repeatable                                      (default none)
   --state <file>        load the state from this JSON file (created when missing)
                         and keep it current: written at most once a second,
-                        atomically, and on Ctrl+C/SIGTERM; one server per file
-                        (holds secrets: keys, webhook secrets) (default: memory only)
+                        atomically, and on Ctrl+C/SIGTERM (exit 1 if that write
+                        fails); one server per file; created 0600 (holds
+                        secrets: keys, webhook secrets)     (default: memory only)
   --fixture <file>      load a fixture (the POST /__mock/fixture format: users,
                         domains, pixels, qrs, devices) at start; with --state,
                         only when the state file is created; its variants

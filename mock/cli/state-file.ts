@@ -1,24 +1,21 @@
 // `linkgate mock --state <file>` and `--fixture <file>`: the state a server starts from, and the file that keeps it.
-// The file is written whole beside the old one and renamed over it (after fsync), so a crash or `kill -9` at any
-// moment leaves the previous or the new state, never a torn one; a lock file beside it keeps a second server off.
-import {
-  closeSync,
-  fsyncSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  statSync,
-  unlinkSync,
-  writeFileSync,
-  writeSync,
-} from 'node:fs';
-import { open, rename, unlink } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+// The file is written whole beside the old one and renamed over it (after fsync), so a crash, `kill -9` or a full
+// disk at any moment leaves the previous or the new state, never a torn one (mock/state/state-file-write.ts); a lock
+// on the real file keeps a second server off (mock/state/state-lock.ts).
+import { readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import type { BackendCore } from '../backend.js';
 import { FIXTURE_VARIANTS_KEY, fixtureVariants, loadFixture } from '../control/fixture.js';
 import type { ProductionVariantName } from '../management/variants.js';
 import { GatewayInputError } from '../shared/gateway-input-error.js';
+import {
+  isLeftoverTemp,
+  stateFileTarget,
+  stateTempName,
+  writeStateFile,
+  writeStateFileSync,
+} from '../state/state-file-write.js';
+import { type StateLock, StateLockError, takeStateLock } from '../state/state-lock.js';
 import { jsonErrorOffset } from './json-error-offset.js';
 
 /** At most one write of the state file per this many ms; a change is on disk within about this long. */
@@ -44,8 +41,11 @@ export interface StartState {
 export interface StateFileKeeper {
   /** Lines for the banner: what was loaded or created. */
   readonly notes: string[];
-  /** Writes the state now if it changed, waits for the write in progress, releases the lock. Synchronous, for exit. */
-  close(): void;
+  /**
+   * Writes the state now if it changed, releases the lock, and says whether the file holds the state (false: the
+   * write failed, the file keeps the last state written, and the reason is on stderr). Synchronous, for exit.
+   */
+  close(): boolean;
 }
 
 /**
@@ -57,16 +57,22 @@ export async function applyStartState(backend: BackendCore, start: StartState): 
   const notes: string[] = [];
   if (start.state === undefined) {
     if (start.fixture !== undefined) notes.push(await applyFixture(backend, start.fixture));
-    return start.fixture === undefined ? undefined : { notes, close() {} };
+    return start.fixture === undefined ? undefined : { notes, close: () => true };
   }
   const path = start.state;
-  const lock = takeLock(path);
+  const target = realTarget(path);
+  const lock = lockOrExplain(target, path);
   try {
-    removeLeftoverTemps(path);
+    removeLeftoverTemps(target);
     const text = readStateText(path);
     if (text === undefined) {
       if (start.fixture !== undefined) notes.push(await applyFixture(backend, start.fixture));
-      writeAtomicSync(path, stateTextFor(path, backend));
+      const created = stateTextFor(path, backend);
+      try {
+        writeStateFileSync(target, created);
+      } catch (error) {
+        throw new StateFileError(`The state file ${path} was not created: ${(error as Error).message}`);
+      }
       notes.push(`State file: ${path} created; changes are written to it at most once a second.`);
     } else {
       restoreFrom(backend, path, text);
@@ -78,7 +84,25 @@ export async function applyStartState(backend: BackendCore, start: StartState): 
     lock.release();
     throw error;
   }
-  return keepCurrent(backend, path, lock, notes);
+  return keepCurrent(backend, path, target, lock, notes);
+}
+
+/** The file `path` names through any symlinks, or a StateFileError saying why it cannot be reached. */
+function realTarget(path: string): string {
+  try {
+    return stateFileTarget(path);
+  } catch (error) {
+    throw new StateFileError(`Could not reach the state file ${path}: ${(error as Error).message}`);
+  }
+}
+
+function lockOrExplain(target: string, path: string): StateLock {
+  try {
+    return takeStateLock(target, path);
+  } catch (error) {
+    if (error instanceof StateLockError) throw new StateFileError(error.message);
+    throw error;
+  }
 }
 
 /**
@@ -180,83 +204,12 @@ function parseJson(text: string, path: string, what: string): unknown {
   }
 }
 
-/** The lock beside a state file: `<file>.lock` holding the owner's pid. */
-interface StateLock {
-  release(): void;
-}
-
-/** Takes `<path>.lock`, or throws naming the live process holding it; a lock of a process that is gone is taken over. */
-function takeLock(path: string): StateLock {
-  const lockPath = `${path}.lock`;
-  const owner = JSON.stringify({ pid: process.pid, since: new Date().toISOString() });
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      writeFileSync(lockPath, owner, { flag: 'wx' });
-      let held = true;
-      const release = () => {
-        if (!held) return;
-        held = false;
-        try {
-          unlinkSync(lockPath);
-        } catch {
-          // Already gone: nothing to release.
-        }
-      };
-      // A crash or process.exit() elsewhere still frees the file for the next server.
-      process.once('exit', release);
-      return { release };
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
-        throw new StateFileError(`Could not create the lock file ${lockPath}: ${(error as Error).message}`);
-      }
-    }
-    const other = readLock(lockPath);
-    if (other && isAlive(other.pid)) {
-      throw new StateFileError(
-        `The state file ${path} is in use by another linkgate mock (process ${other.pid}, since ${other.since}); stop that server first, or pass another --state file (if no linkgate runs as process ${other.pid}, delete ${lockPath}).`,
-      );
-    }
-    // Its owner is gone (killed, or the machine restarted): the lock is stale.
-    try {
-      unlinkSync(lockPath);
-    } catch {
-      // Another server starting at the same moment took it over first; the next attempt sees its lock.
-    }
-  }
-  throw new StateFileError(
-    `The state file ${path} was locked by another server starting at the same moment; try again.`,
-  );
-}
-
-function readLock(lockPath: string): { pid: number; since: string } | undefined {
-  try {
-    const parsed = JSON.parse(readFileSync(lockPath, 'utf8')) as { pid?: unknown; since?: unknown };
-    if (!Number.isSafeInteger(parsed.pid) || (parsed.pid as number) <= 0) return undefined;
-    return { pid: parsed.pid as number, since: String(parsed.since) };
-  } catch {
-    // Unreadable or half written: a starting server writes it in one call, so treat it as stale.
-    return undefined;
-  }
-}
-
-function isAlive(pid: number): boolean {
-  if (pid === process.pid) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it exists, under another user.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** Temp files of writes a killed server never finished: ours now that we hold the lock. */
-function removeLeftoverTemps(path: string): void {
-  const prefix = `${basename(path)}.`;
-  for (const name of readdirSync(dirname(path))) {
-    if (!name.startsWith(prefix) || !/\.\d+(\.async)?\.tmp$/.test(name)) continue;
+function removeLeftoverTemps(target: string): void {
+  for (const name of readdirSync(dirname(target))) {
+    if (!isLeftoverTemp(target, name)) continue;
     try {
-      unlinkSync(join(dirname(path), name));
+      unlinkSync(join(dirname(target), name));
     } catch {
       // Gone already.
     }
@@ -288,70 +241,50 @@ function stateTextFor(path: string, backend: BackendCore): string {
   }
 }
 
-/** Writes and fsyncs `<path>.<pid>.tmp`, renames it over `path`, and fsyncs the folder so the rename lasts. */
-function writeAtomicSync(path: string, text: string): void {
-  const temp = `${path}.${process.pid}.tmp`;
-  const fd = openSync(temp, 'w');
-  try {
-    writeSync(fd, text);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(temp, path);
-  syncFolder(path);
-}
-
-function syncFolder(path: string): void {
-  try {
-    const fd = openSync(dirname(path), 'r');
-    try {
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-  } catch {
-    // Some file systems cannot fsync a folder; the rename is still atomic.
-  }
-}
-
-/** Every interval, writes the state when it changed since the last write; the last write happens at close. */
-function keepCurrent(backend: BackendCore, path: string, lock: StateLock, notes: string[]): StateFileKeeper {
+/**
+ * Every interval, writes the state when it changed since the last write; a write that took longer than the interval
+ * is followed at once by the next. The last write happens at close, which says whether it reached the disk.
+ */
+function keepCurrent(
+  backend: BackendCore,
+  path: string,
+  target: string,
+  lock: StateLock,
+  notes: string[],
+): StateFileKeeper {
   let written = backend.changes;
   let writing: string | undefined;
   let warned = false;
-  const temp = `${path}.${process.pid}.async.tmp`;
-  const writeAsync = async () => {
-    const changes = backend.changes;
-    const text = serialise(backend);
-    writing = temp;
-    const handle = await open(temp, 'w');
-    try {
-      await handle.writeFile(text);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(temp, path);
-    syncFolder(path);
-    written = changes;
-  };
-  const timer = setInterval(() => {
+  let startedAt = 0;
+  const writeNow = () => {
     if (writing !== undefined || backend.changes === written) return;
-    writeAsync().then(
-      () => {
-        writing = undefined;
-        warned = false;
-      },
-      (error: Error) => {
-        writing = undefined;
-        void unlink(temp).catch(() => {});
-        // Said once until a write succeeds again: a full disk must not flood the log.
-        if (!warned) process.stderr.write(`linkgate: could not write the state file ${path}: ${error.message}\n`);
-        warned = true;
-      },
-    );
-  }, STATE_WRITE_INTERVAL_MS);
+    const changes = backend.changes;
+    startedAt = performance.now();
+    const temp = stateTempName(target);
+    writing = temp;
+    new Promise<string>((resolve) => resolve(serialise(backend)))
+      .then((text) => writeStateFile(target, text, temp))
+      .then(
+        () => {
+          written = changes;
+          writing = undefined;
+          warned = false;
+          // Changes made while a slow write was out wait no longer than that write took.
+          if (performance.now() - startedAt >= STATE_WRITE_INTERVAL_MS) writeNow();
+        },
+        (error: Error) => {
+          writing = undefined;
+          // Said once until a write succeeds again: a full disk must not flood the log.
+          if (!warned) {
+            process.stderr.write(
+              `linkgate: could not write the state file ${path}: ${error.message}; it keeps the last state written.\n`,
+            );
+          }
+          warned = true;
+        },
+      );
+  };
+  const timer = setInterval(writeNow, STATE_WRITE_INTERVAL_MS);
   timer.unref();
   return {
     notes,
@@ -366,10 +299,14 @@ function keepCurrent(backend: BackendCore, path: string, lock: StateLock, notes:
             // Not created yet.
           }
         }
-        if (backend.changes !== written) writeAtomicSync(path, serialise(backend));
+        if (backend.changes !== written) writeStateFileSync(target, serialise(backend));
+        return true;
       } catch (error) {
         // The server stops anyway; the file keeps the last state written, and the user hears why not this one.
-        process.stderr.write(`linkgate: could not write the state file ${path} at exit: ${(error as Error).message}\n`);
+        process.stderr.write(
+          `linkgate: could not write the state file ${path} at exit: ${(error as Error).message}; it was left with the last state written, and the changes since are lost.\n`,
+        );
+        return false;
       } finally {
         lock.release();
       }

@@ -22,7 +22,8 @@ export async function drainAnswer(gateway: Gateway): Promise<DrainAnswer> {
   const inFlight = await gateway.settle();
   const now = gateway.clock.now();
   if (inFlight.length === 0) return { ok: true, now, inFlight };
-  const waits = Math.max(0, ...inFlight.map((a) => a.deadline - now));
+  // reduce, not Math.max(...): a spread of a long list overflows the stack.
+  const waits = inFlight.reduce((most, a) => Math.max(most, a.deadline - now), 0);
   return {
     ok: false,
     now,

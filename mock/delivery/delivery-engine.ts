@@ -195,6 +195,8 @@ export class GatewayEngine {
   #running = 0;
   #records: AttemptRecord[] = [];
   #seq = 0;
+  /** Counts resets: an attempt that comes back into a later generation belongs to a state that was replaced. */
+  #generation = 0;
   #dropped: DroppedEvent[] = [];
   #counts = { published: 0, replayed: 0, delivered: 0, deadLettered: 0, dropped: 0 };
 
@@ -461,8 +463,10 @@ export class GatewayEngine {
     return this.settle();
   }
 
-  /** Cancels every pending retry and forgets records, circuits, dead letters and faults. */
+  /** Cancels every pending retry, drops attempts in flight, and forgets records, circuits, dead letters and faults. */
   reset(): void {
+    // Attempts still out finish into nothing: no record, retry or dead letter in the state that replaces this one.
+    this.#generation++;
     for (const { timer } of this.#scheduled.values()) timer.cancel();
     this.#scheduled.clear();
     this.#waiting.length = 0;
@@ -534,10 +538,13 @@ export class GatewayEngine {
     const sent = this.#headers(job, faults, this.#sendDeliveryId(job));
     const applied = faultNames(faults);
     const isProbe = admission.kind === 'probe';
+    const generation = this.#generation;
     const result = await this.#exchange(job, startedAt, sent);
+    if (generation !== this.#generation) return;
     if (faults?.duplicate) {
       const copy = this.#perAttemptDeliveryIds ? this.#headers(job, faults, this.#sendDeliveryId(job)) : sent;
       const again = await this.#exchange(job, this.clock.now(), copy);
+      if (generation !== this.#generation) return;
       this.#record(job, copy, again, classify(again), startedAt, null, [...applied, 'duplicate-copy'], isProbe);
     }
     const endedAt = this.clock.now();

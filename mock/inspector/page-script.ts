@@ -422,6 +422,10 @@ export function inspectorScript(): void {
     });
   });
 
+  // A secret ready to copy into the receiver: the list above shows secrets by prefix only, so a secret made by the
+  // mock would be one the user never sees (issue 31).
+  const secret = $('attach-secret') as HTMLInputElement;
+  secret.value ||= `whsec_live_${[...crypto.getRandomValues(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, '0')).join('')}`;
   $('app').hidden = false;
   void follow();
 }

@@ -78,8 +78,12 @@ async function scenario(page: Page, stack: InspectorStack, step: StepHook): Prom
   // A new user attaches their receiver and simulates an inbound message, from the Actions forms.
   const attach = page.getByRole('form', { name: 'Attach a webhook receiver' });
   await attach.getByLabel('Receiver URL').fill(`${stack.receiver}/hooks`);
+  // The form offers a secret to start the receiver with (its WEBHOOK_SECRET); receipts are among the events attached.
+  const secret = await attach.getByLabel('Secret').inputValue();
+  if (!/^whsec_live_[0-9a-f]{32}$/.test(secret)) throw new Error(`the attach form offers no secret: "${secret}"`);
   await attach.getByRole('button').click();
   await page.locator('#endpoints', { hasText: `${stack.receiver}/hooks` }).waitFor(WAIT);
+  await page.locator('#endpoints', { hasText: 'message.ack' }).waitFor(WAIT);
   const inbound = page.getByRole('form', { name: 'Simulate an inbound message' });
   await inbound.getByLabel('Device').selectOption(stack.device);
   await inbound.getByRole('button').click();

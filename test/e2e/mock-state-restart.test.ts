@@ -1,6 +1,7 @@
 // `linkgate mock --state <file>` as a developer runs it: state built through the APIs survives the server being
 // stopped (SIGTERM) or killed (`kill -9`), field for field; a kill in the middle of a write leaves a file that loads.
-import { existsSync, mkdirSync, readFileSync, watch, writeFileSync } from 'node:fs';
+// A write that fails (a full disk, a read-only file system): test/e2e/mock-state-disk.test.ts.
+import { existsSync, readFileSync, watch, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { STATE_WRITE_INTERVAL_MS } from '../../mock/cli/state-file.js';
@@ -75,21 +76,6 @@ describe('linkgate mock --state', () => {
     expect([kept, latest]).toContainEqual(restored);
     expect(toDiskMs).toBeLessThan(STATE_WRITE_INTERVAL_MS + 5_000);
     expect(await second.stop()).toBe(0);
-  });
-
-  it('stops cleanly, saying why, when the last write at exit fails', async () => {
-    const file = join(stateDir(), 'state.json');
-    const cli = await startCli(args(file));
-    const { pid } = JSON.parse(readFileSync(`${file}.lock`, 'utf8')) as { pid: number };
-    const before = readFileSync(file);
-    // Folders where the writes' temp files go (the timer's and the exit's): opening them for writing fails, even for root.
-    mkdirSync(`${file}.${pid}.tmp`);
-    mkdirSync(`${file}.${pid}.async.tmp`);
-    expect((await call(cli.url, TOKEN, 'POST', '/__mock/devices', { id: 'unsaved' })).status).toBe(201);
-    expect(await cli.stop()).toBe(0);
-    expect(cli.err()).toContain(`linkgate: could not write the state file ${file} at exit: EISDIR`);
-    expect(readFileSync(file).equals(before)).toBe(true);
-    expect(existsSync(`${file}.lock`)).toBe(false);
   });
 
   it('leaves a loadable file when killed the moment a write of a large state begins', async () => {
