@@ -13,6 +13,7 @@ import { formatFinding, isIgnored, scrubFinding } from '../drift/findings.js';
 import { nestsDeeperThan, TOO_DEEP } from '../drift/json-depth.js';
 import { buildCallersRecording, type CallerRecords } from '../drift/recording.js';
 import { SecretSet } from '../drift/secret-hiding.js';
+import { appendAll } from '../shared/append-all.js';
 import type { DriftIo } from './check-command.js';
 import { readPortFlag } from './mock-options.js';
 
@@ -320,12 +321,16 @@ function collect(seen: SeenRecords, operation: string, exchange: Exchange): void
   if (operation === 'account.get' && data && !Array.isArray(data)) caller.account = data;
   if (operation === 'users.list' && Array.isArray(data)) {
     const admins = new URL(exchange.url, 'http://proxy.invalid').searchParams.get('filter') === 'admin';
-    if (admins) seen.adminUsernames.push(...data.map((u) => String(u.username)));
-    else seen.users.push(...data);
+    if (admins)
+      appendAll(
+        seen.adminUsernames,
+        data.map((u) => String(u.username)),
+      );
+    else appendAll(seen.users, data);
   }
-  if (operation === 'domains.list') caller.domains.push(...items('domains'));
-  if (operation === 'pixels.list') caller.pixels.push(...items('pixels'));
-  if (operation === 'qr.list') caller.qrs.push(...items('qrs'));
+  if (operation === 'domains.list') appendAll(caller.domains, items('domains'));
+  if (operation === 'pixels.list') appendAll(caller.pixels, items('pixels'));
+  if (operation === 'qr.list') appendAll(caller.qrs, items('qrs'));
 }
 
 /** Receiver mode's lines on delivery ids: how many events came more than once, and what that says of the variant. */

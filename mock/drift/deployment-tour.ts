@@ -1,5 +1,7 @@
 // `linkgate check`'s tour of a deployment with the user's own key: every list (page by page) and detail the key may
 // read, plans and users when it is an admin's; with `write`, only records it creates itself, removed afterwards.
+
+import { appendAll } from '../shared/append-all.js';
 import { type CallLimits, CannotRun, callDeployment } from './deployment-client.js';
 import { checkExchange, type Exchange, KEY_REFUSED } from './exchange-check.js';
 import type { ExchangeVerdict } from './findings.js';
@@ -92,7 +94,7 @@ export async function tourDeployment(options: TourOptions): Promise<TourResult> 
 
   for (const [id, table] of LISTS) {
     const rows = await readPages(call, id, options.maxPages, options.pageSize);
-    if (table) result.records[table].push(...rows);
+    if (table) appendAll(result.records[table], rows);
   }
   for (const qr of result.records.qrs.slice(0, DETAILS_PER_LIST)) await call('qr.get', { id: String(qr.id) });
 
@@ -101,11 +103,14 @@ export async function tourDeployment(options: TourOptions): Promise<TourResult> 
   if (result.admin) {
     const users = await call('users.list');
     const list = Array.isArray(users.json?.data) ? (users.json.data as Json[]) : [];
-    result.records.users.push(...list);
+    appendAll(result.records.users, list);
     for (const user of list.slice(0, DETAILS_PER_LIST)) await call('users.get', { id: String(user.id) });
     const admins = await call('users.list', {}, '?filter=admin');
     const adminList = Array.isArray(admins.json?.data) ? (admins.json.data as Json[]) : [];
-    result.records.adminUsernames.push(...adminList.map((u) => String(u.username)));
+    appendAll(
+      result.records.adminUsernames,
+      adminList.map((u) => String(u.username)),
+    );
   }
   if (options.write) await writeTour(call, result.admin);
   if (options.messagingBaseUrl && options.messagingKey) await messagingTour(options);
@@ -131,7 +136,7 @@ async function readPages(call: Call, id: string, maxPages: number, pageSize: num
     const data = json?.data as Json | undefined;
     if (!isSuccess(json) || !data) break;
     const items = Object.values(data).find(Array.isArray) as Json[] | undefined;
-    rows.push(...(items ?? []));
+    appendAll(rows, items ?? []);
     const next = Number(data.nextpage);
     if (data.nextpage === null || data.nextpage === undefined || !(next > page)) break;
     page = next;

@@ -2,6 +2,7 @@
 // it: the SDK's tolerant reader accepts numeric strings, dates in any form and unknown fields, a drift check reports
 // them (what the reader tolerates as `tolerated`, see documented-forms.ts).
 import * as z from 'zod/mini';
+import { appendAll } from '../shared/append-all.js';
 import { documentedForm } from './documented-forms.js';
 import { Count } from './operation-table.js';
 
@@ -207,8 +208,8 @@ function walkUnion(options: z.core.$ZodType[], value: unknown, path: string, w: 
     if (trial.out.length === 0) break;
   }
   if (best) {
-    w.out.push(...best.out);
-    w.quirks.push(...best.quirks);
+    appendAll(w.out, best.out);
+    appendAll(w.quirks, best.quirks);
     return;
   }
   mismatch(w, path, article([...new Set(options.flatMap(kindsOf))]), value);
