@@ -1,4 +1,4 @@
-// The app-facing entries load nothing at run time but zod (linkgate/webhooks not even that); mock-only dependencies
+// The app-facing entries load nothing at run time but ky and zod (linkgate/webhooks not even that); mock-only dependencies
 // stay behind linkgate/mock.
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -23,8 +23,8 @@ async function runtimeImports(entry: string): Promise<string[]> {
 }
 
 describe('run-time dependencies of each entry', () => {
-  it('linkgate loads only zod/mini (its transport is its own)', async () => {
-    expect(await runtimeImports('src/index.ts')).toEqual(['zod/mini']);
+  it('linkgate loads only ky (which sends its requests) and zod/mini', async () => {
+    expect(await runtimeImports('src/index.ts')).toEqual(['ky', 'zod/mini']);
   });
 
   it('linkgate/webhooks loads nothing, in both builds (it validates with the shape table, not zod)', async () => {
