@@ -598,9 +598,10 @@ export class APIClient {
     const bounds = [signal, timer.signal];
     const abort = signal ? AbortSignal.any(bounds as AbortSignal[]) : timer.signal;
     const send = this.#fetch;
-    // The signal goes to fetch rather than to ky (which would merge it with its own through AbortSignal.any on
-    // every call); a fetch that drops it (`(request) => fetch(request)`) is raced against it, and an answer that
-    // comes after the attempt ended is discarded. Every Request ky sends passes here: the origin rule is held here.
+    // The signal goes to ky, so the Request it builds carries it (a forwarding `(request) => fetch(request)` still
+    // aborts, and its connection is released), and to fetch beside it; a fetch that drops both is raced against
+    // it, and an answer that comes after the attempt ended is discarded. Every Request ky sends passes here: the
+    // origin rule is held here.
     const fetch = (input: Input) => {
       // ky always sends a Request it built, or the one a hook returned.
       const request = input as Request;
@@ -631,6 +632,7 @@ export class APIClient {
           method,
           json,
           fetch,
+          signal: abort,
           ...(call.headers && { headers: call.headers }),
           ...hooks,
         });
