@@ -15,7 +15,7 @@ import {
   RateLimitError,
   ResponseValidationError,
 } from './errors.js';
-import { fetchFailure } from './fetch-failure.js';
+import { fetchFailure, safely } from './fetch-failure.js';
 import {
   activeHooks,
   type HookContext,
@@ -658,14 +658,15 @@ export class APIClient {
       }
     } catch (error) {
       if (signal?.aborted) throw userAbort(spec);
-      if (error instanceof HookOverrun) throw this.#overrun(call, error);
+      // What a custom fetch threw may be anything (a Proxy whose traps throw): asked of it without letting it throw.
+      if (isA(error, HookOverrun)) throw this.#overrun(call, error);
       if (timer.signal.aborted) {
         throw new APIConnectionTimeoutError(
           `${call.name} got no answer within ${timeout} ms. Raise the timeout option or retry later.`,
         );
       }
       // Our own verdicts (too large, cross-origin redirect) and hooks' throws are not connection failures.
-      if (error instanceof LinkgateError || error instanceof HookFailure) throw error;
+      if (isA(error, LinkgateError) || isA(error, HookFailure)) throw error;
       throw this.#connectionError(call, error);
     } finally {
       handle.cancel();
@@ -777,6 +778,11 @@ function queryString(query: RequestSpec<z.core.$ZodType, unknown>['query']): str
   }
   return search;
 }
+
+/** `value instanceof type`, false where asking throws (a Proxy whose getPrototypeOf trap throws). */
+// biome-ignore lint/suspicious/noExplicitAny: any class.
+const isA = <T>(value: unknown, type: new (...args: any[]) => T): value is T =>
+  safely(() => value instanceof type) === true;
 
 /** What a fetch or body read that its attempt's signal or timeout cut short rejects with: judged by the signals. */
 const ended = () => new DOMException('The attempt ended', 'AbortError');

@@ -20,7 +20,7 @@ export interface FetchFailure {
 }
 
 /** `read()`, or undefined when reading throws (a Proxy's trap, a throwing getter). */
-function safely<T>(read: () => T): T | undefined {
+export function safely<T>(read: () => T): T | undefined {
   try {
     return read();
   } catch {
