@@ -112,6 +112,8 @@ export class APIClient {
   readonly #apiKey: string;
   readonly #profile: ClientProfile;
   readonly #fetch: Fetch;
+  /** Whether `fetch` is the user's, which may not listen to the signal it is given (the runtime's does). */
+  readonly #customFetch: boolean;
   /** Every request's headers (authorization, content type, the client's `headers`), merged once. */
   readonly #headers: Record<string, string>;
   /** What sends every attempt: one ky instance with this client's fixed options, made once. */
@@ -163,6 +165,7 @@ export class APIClient {
       ...options.headers,
     };
     this.#fetch = options.fetch ?? globalThis.fetch;
+    this.#customFetch = options.fetch !== undefined;
     // Our own timeout (on the injected clock), retries, redirect rule and error mapping stand in for ky's; its
     // defaults merge into each call's options as the same options given per call would.
     this.#ky = ky.create({
@@ -170,9 +173,9 @@ export class APIClient {
       retry: 0,
       throwHttpErrors: false,
       redirect: 'manual',
-      // A Headers, not a record: ky merges a call's headers into a Headers by name whatever their case, where two
-      // records would be spread into one and a `content-type` sent beside `Content-Type`.
-      headers: new Headers(this.#headers),
+      // ky spreads a call's header record over these by name as written: with both lower-cased, a call's
+      // `content-type` replaces `Content-Type` instead of being sent beside it.
+      headers: lowerCased(this.#headers),
     });
     this.#hooks = activeHooks(options.hooks, profile.name);
     this.#traces = tracingChannels();
@@ -598,15 +601,18 @@ export class APIClient {
     const bounds = [signal, timer.signal];
     const abort = signal ? AbortSignal.any(bounds as AbortSignal[]) : timer.signal;
     const send = this.#fetch;
-    // The signal goes to ky, so the Request it builds carries it (a forwarding `(request) => fetch(request)` still
-    // aborts, and its connection is released), and to fetch beside it; a fetch that drops both is raced against
-    // it, and an answer that comes after the attempt ended is discarded. Every Request ky sends passes here: the
-    // origin rule is held here.
+    // The signal goes to fetch rather than to ky (which would merge it with its own through AbortSignal.any on
+    // every call). A custom fetch may drop it (`(request) => fetch(request)`): then it goes to ky too, so the Request
+    // it builds carries it (such a fetch still aborts, its connection released), and the fetch and its body are
+    // raced against it, an answer that comes after the attempt ended discarded. Every Request ky sends passes here:
+    // the origin rule is held here.
+    const custom = this.#customFetch;
     const fetch = (input: Input) => {
       // ky always sends a Request it built, or the one a hook returned.
       const request = input as Request;
       this.#checkOrigin(call, request.url);
-      return raceSignals(send(request, { signal: abort }), bounds, ended, discard);
+      const answer = send(request, { signal: abort });
+      return custom ? raceSignals(answer, bounds, ended, discard) : answer;
     };
     // The query and the base URL are joined by hand (call.url): ky's searchParams would parse the URL and build the
     // Request a second time per call, and its `prefix` would also prefix a redirect's absolute target.
@@ -630,22 +636,26 @@ export class APIClient {
       for (let redirects = 0; ; redirects++) {
         const response = await this.#ky(target, {
           method,
-          json,
           fetch,
-          signal: abort,
-          ...(call.headers && { headers: call.headers }),
+          ...(json !== undefined && { json }),
+          ...(custom && { signal: abort }),
+          ...(call.headers && { headers: lowerCased(call.headers) }),
           ...hooks,
         });
         const next = this.#redirectTarget(call.name, response, target, redirects);
         if (next === null) {
-          // A hook's made-up body is the hook's; fetch's own is cut short like the fetch.
+          // A hook's made-up body is the hook's; fetch's own stops with the attempt's signal (a custom fetch's is
+          // raced against it).
+          const read = () => readBoundedText(response, this.maxResponseBytes, call.name);
           const text =
             response === returned
               ? this.#hookBody(response, call, bounds, 'beforeRequest')
-              : raceSignals(readBoundedText(response, this.maxResponseBytes, call.name), bounds, () => {
-                  discard(response);
-                  return ended();
-                });
+              : custom
+                ? raceSignals(read(), bounds, () => {
+                    discard(response);
+                    return ended();
+                  })
+                : read();
           return [response, await text];
         }
         discard(response);
@@ -777,6 +787,13 @@ function queryString(query: RequestSpec<z.core.$ZodType, unknown>['query']): str
     if (value !== undefined) search += `${search ? '&' : '?'}${encodeURIComponent(key)}=${encodeURIComponent(value)}`;
   }
   return search;
+}
+
+/** `headers` with their names lower-cased (the last of two that differ only in case wins). */
+function lowerCased(headers: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name in headers) out[name.toLowerCase()] = headers[name] as string;
+  return out;
 }
 
 /** `value instanceof type`, false where asking throws (a Proxy whose getPrototypeOf trap throws). */
