@@ -692,12 +692,11 @@ export class APIClient {
     const what = this.#scrub(reason).slice(0, 500);
     const why = detail === undefined ? '' : ` (${this.#scrub(detail).slice(0, 200)})`;
     const where = `${call.request.method} ${call.url}`;
-    const cause = new Error(what + why);
     return new APIConnectionError(
       inProcess
-        ? `${where} failed inside this process, not on the network: ${what}${why}. Code in this process threw (an msw handler or interceptor, a custom fetch, or a runtime feature missing: linkgate/mock needs Node >= 22).`
+        ? `${where} failed inside this process, not on the network: ${what}${why}. Code here threw (an msw handler or interceptor, a custom fetch, a runtime feature missing: linkgate/mock needs Node >= 22).`
         : `${where} could not connect: ${what}${why}. Check baseUrl and the network.`,
-      { cause },
+      { cause: new Error(what + why) },
     );
   }
 

@@ -3,8 +3,8 @@
 // getters, bytes). Every read is guarded, and only text comes out: the thrown value itself is never kept.
 import { isNetworkError } from 'ky';
 
-/** The engine's own errors: thrown by JavaScript code that failed (a handler, an interceptor, a missing feature). */
-const CODE_ERRORS = new Set(['TypeError', 'ReferenceError', 'SyntaxError', 'RangeError', 'EvalError', 'InternalError']);
+/** The engine's own errors (and msw's InternalError): thrown by code that failed, not by the network. */
+const CODE_ERROR = /^(Type|Reference|Syntax|Range|Eval|Internal)Error$/;
 
 /** How a fetch failed, as text only. */
 export interface FetchFailure {
@@ -28,43 +28,44 @@ export function safely<T>(read: () => T): T | undefined {
   }
 }
 
-/** A property of an odd value, read without letting it throw. */
-const field = (value: unknown, name: string): unknown =>
-  (typeof value === 'object' || typeof value === 'function') && value !== null
-    ? safely(() => (value as Record<string, unknown>)[name])
-    : undefined;
+// biome-ignore lint/suspicious/noExplicitAny: whatever was thrown, read with optional chaining inside a try.
+type Thrown = any;
 
 /** The text a thrown value stands for: a string as it is, an error-like object's message, else what kind it is. */
-function describe(value: unknown): string {
-  if (typeof value === 'string') return value;
-  const message = field(value, 'message');
+function describe(value: Thrown): string {
+  const message = typeof value === 'string' ? value : value?.message;
   if (typeof message === 'string') return message;
-  if (typeof value !== 'object' || value === null) return safely(() => String(value)) ?? typeof value;
-  // The kind only (`[object Uint8Array]`): never the content, which may be the key's bytes.
-  return safely(() => Object.prototype.toString.call(value)) ?? '[object Object]';
+  // Of an object, the kind only (`[object Uint8Array]`): never the content, which may be the key's bytes.
+  return value !== null && (typeof value === 'object' || typeof value === 'function')
+    ? Object.prototype.toString.call(value)
+    : String(value);
 }
 
 /**
  * What `thrown` (what ky passed on from a fetch) says about the failure. ky tells the network's TypeError apart (its
  * NetworkError, the runtime's error in its cause); anything else a custom fetch threw is read through its own cause
- * when it has one, which may hold the Request with its Authorization header: only text is read from either.
+ * when it has one, which may hold the Request with its Authorization header: only text is read from either. A value
+ * that throws when read (a Proxy's trap, a getter) is named as such.
  */
-export function fetchFailure(thrown: unknown): FetchFailure {
-  const cause = field(thrown, 'cause');
-  const raw = safely(() => isNetworkError(thrown)) ? cause : (cause ?? thrown);
-  const inner = field(raw, 'cause');
-  const code = field(inner, 'code');
-  const innerMessage = field(inner, 'message');
-  const name = field(inner, 'name');
-  const detail =
-    typeof code === 'string' || typeof code === 'number'
-      ? String(code)
-      : typeof innerMessage === 'string'
-        ? innerMessage
-        : undefined;
-  return {
-    reason: describe(raw),
-    detail,
-    inProcess: code === undefined && typeof name === 'string' && CODE_ERRORS.has(name),
-  };
+export function fetchFailure(thrown: Thrown): FetchFailure {
+  try {
+    const cause = thrown?.cause;
+    const raw = isNetworkError(thrown) ? cause : (cause ?? thrown);
+    const inner = raw?.cause;
+    const code = inner?.code;
+    const message = inner?.message;
+    const name = inner?.name;
+    return {
+      reason: describe(raw),
+      detail:
+        typeof code === 'string' || typeof code === 'number'
+          ? `${code}`
+          : typeof message === 'string'
+            ? message
+            : undefined,
+      inProcess: code === undefined && typeof name === 'string' && CODE_ERROR.test(name),
+    };
+  } catch {
+    return { reason: 'a value that throws when read', detail: undefined, inProcess: false };
+  }
 }

@@ -33,7 +33,7 @@ export function withoutKey<V>(value: V, key: string): V {
       starBytes(new Uint8Array(v.buffer, v.byteOffset, v.byteLength), key);
       return v;
     }
-    if (v instanceof ArrayBuffer || (typeof SharedArrayBuffer === 'function' && v instanceof SharedArrayBuffer)) {
+    if (v instanceof ArrayBuffer) {
       starBytes(new Uint8Array(v), key);
       return v;
     }
