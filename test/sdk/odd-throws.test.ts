@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { APIConnectionError, Linkgate } from 'linkgate';
 import { ManualClock } from 'linkgate/mock';
 import { describe, expect, it } from 'vitest';
-import { rejectionOf } from './support/harness.js';
+import { rejectionOf, throwingFetchClient } from './support/harness.js';
 
 const KEY = 'odd-Q7w8E9r0T1y2U3i4-throws';
 const BASE = 'https://links.example.com';
@@ -22,17 +22,7 @@ const shown = (value: unknown) => inspect(value, { depth: 10, showHidden: true, 
 const leak = (value: unknown) => PARTS.find((part) => shown(value).includes(part));
 
 /** A client whose fetch throws what `make()` builds, afresh for each attempt. */
-const throwing = (make: () => unknown, options: { hooks?: object } = {}) =>
-  new Linkgate({
-    apiKey: KEY,
-    baseUrl: BASE,
-    clock: new ManualClock(),
-    maxRetries: 0,
-    fetch: async () => {
-      throw make();
-    },
-    ...options,
-  });
+const throwing = (make: () => unknown) => throwingFetchClient(KEY, BASE, make);
 
 /** Traps that all throw, with the key in what they throw. */
 const hostileTraps: ProxyHandler<object> = Object.fromEntries(

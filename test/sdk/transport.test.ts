@@ -5,7 +5,7 @@ import { APIConnectionError, Linkgate } from 'linkgate';
 import { createMockBackend, ManualClock } from 'linkgate/mock';
 import { describe, expect, it } from 'vitest';
 import { closedPort } from '../support/closed-port.js';
-import { rejectionOf } from './support/harness.js';
+import { rejectionOf, throwingFetchClient } from './support/harness.js';
 
 const BASE = 'https://links.example.com';
 const KEY = 'transport-key-0123456789';
@@ -32,16 +32,7 @@ function recorder(options: ConstructorParameters<typeof Linkgate>[0] = {}) {
 }
 
 /** A client whose fetch throws `thrown`. */
-const failing = (thrown: unknown) =>
-  new Linkgate({
-    apiKey: KEY,
-    baseUrl: BASE,
-    clock: new ManualClock(),
-    maxRetries: 0,
-    fetch: async () => {
-      throw thrown;
-    },
-  });
+const failing = (thrown: unknown) => throwingFetchClient(KEY, BASE, () => thrown);
 
 describe('the Request it sends', () => {
   it('carries the client headers, the call headers set over them whatever their case, and the JSON body', async () => {
