@@ -694,7 +694,7 @@ export class APIClient {
     const where = `${call.request.method} ${call.url}`;
     return new APIConnectionError(
       inProcess
-        ? `${where} failed inside this process, not on the network: ${what}${why}. Code here threw (an msw handler or interceptor, a custom fetch, a runtime feature missing: linkgate/mock needs Node >= 22).`
+        ? `${where} failed inside this process, not on the network (an msw handler or interceptor, a custom fetch, a missing runtime feature: linkgate/mock needs Node >= 22): ${what}${why}.`
         : `${where} could not connect: ${what}${why}. Check baseUrl and the network.`,
       { cause: new Error(what + why) },
     );

@@ -1,6 +1,8 @@
 // Ends a wait when a signal aborts, whether or not the work it waits for listens to that signal: a hook that never
 // settles, a custom fetch that drops the signal it was given (`(request) => fetch(request)`), a body that stalls.
 
+import { safely } from './fetch-failure.js';
+
 /**
  * What `work` settles with, unless one of `signals` aborts first: then it rejects with `ended()`, and a value `work`
  * settles with later is handed to `late` (to discard an answer nobody reads any more). Listened to one by one, not
@@ -26,19 +28,11 @@ export function raceSignals<T>(
     for (const signal of signals) signal?.addEventListener('abort', end);
     // Always attached, so work that rejects after the end is still handled.
     Promise.resolve(work)
-      .then((value) => (over ? dropLate(late, value) : resolve(value)), reject)
+      // What `late` throws on an odd value a custom fetch resolved with is dropped: nobody waits for it any more.
+      .then((value) => (over ? safely(() => late?.(value)) : resolve(value)), reject)
       .finally(done);
     // Ended already (a beforeError hook of an aborted call): queued after the line above, so what the work did
     // synchronously (a value a hook returned at once) still counts.
     if (signals.some((signal) => signal?.aborted)) queueMicrotask(end);
   });
-}
-
-/** Hands a value that came too late to `late`; whatever that throws (an odd value a custom fetch resolved with) is dropped. */
-function dropLate<T>(late: ((value: T) => void) | undefined, value: T): void {
-  try {
-    late?.(value);
-  } catch {
-    // Nobody waits for it any more.
-  }
 }

@@ -10,7 +10,7 @@ import { rejectionOf } from './support/harness.js';
 
 const KEY = 'in-process-key-0123456789';
 const BASE = 'http://linkgate.test';
-const IN_PROCESS = /failed inside this process, not on the network: .*linkgate\/mock needs Node >= 22\)\.$/;
+const IN_PROCESS = /failed inside this process, not on the network \(.*linkgate\/mock needs Node >= 22\): .*\.$/;
 
 const client = (baseUrl = BASE) =>
   new Linkgate({ apiKey: KEY, baseUrl, clock: new ManualClock(), maxRetries: 0, rateLimit: false });
