@@ -1,3 +1,4 @@
+import ky, { type Input, type KyInstance } from 'ky';
 import type * as z from 'zod/mini';
 import { awaitedTimeout, type Clock, sleep, systemClock } from '../shared/clock.js';
 import { withoutTrailingSlashes } from '../shared/trailing-slashes.js';
@@ -14,6 +15,7 @@ import {
   RateLimitError,
   ResponseValidationError,
 } from './errors.js';
+import { fetchFailure, safely } from './fetch-failure.js';
 import {
   activeHooks,
   type HookContext,
@@ -25,12 +27,12 @@ import {
 } from './hooks.js';
 import { withoutKey } from './key-scrubbing.js';
 import { type LevelledLogger, levelledLogger, redactHeaders } from './logger.js';
+import { raceSignals } from './race-signals.js';
 import type { RateLimitObservation } from './rate-limit-store.js';
 import { RateLimiter, type RateLimitInfo, readRateLimitHeaders } from './rate-limiter.js';
 import { DEFAULT_MAX_RESPONSE_BYTES, discard, readBoundedText } from './response-body.js';
 import { assertServerSide, readEnv } from './runtime.js';
 import { type RequestTrace, startTrace, type Traces, traceAttempt, tracingChannels } from './traces.js';
-import { exchange, isNetworkError, isRequest, type TransportHook } from './transport.js';
 import { describe, toIssues } from './validation.js';
 
 // The options and call descriptions live in their own file; resources and clients import them from here too.
@@ -110,8 +112,12 @@ export class APIClient {
   readonly #apiKey: string;
   readonly #profile: ClientProfile;
   readonly #fetch: Fetch;
+  /** Whether `fetch` is the user's, which may not listen to the signal it is given (the runtime's does). */
+  readonly #customFetch: boolean;
   /** Every request's headers (authorization, content type, the client's `headers`), merged once. */
   readonly #headers: Record<string, string>;
+  /** What sends every attempt: one ky instance with this client's fixed options, made once. */
+  readonly #ky: KyInstance;
   readonly #clock: Clock;
   readonly #random: () => number;
   readonly #log: LevelledLogger;
@@ -159,6 +165,18 @@ export class APIClient {
       ...options.headers,
     };
     this.#fetch = options.fetch ?? globalThis.fetch;
+    this.#customFetch = options.fetch !== undefined;
+    // Our own timeout (on the injected clock), retries, redirect rule and error mapping stand in for ky's; its
+    // defaults merge into each call's options as the same options given per call would.
+    this.#ky = ky.create({
+      timeout: false,
+      retry: 0,
+      throwHttpErrors: false,
+      redirect: 'manual',
+      // ky spreads a call's header record over these by name as written: with both lower-cased, a call's
+      // `content-type` replaces `Content-Type` instead of being sent beside it.
+      headers: lowerCased(this.#headers),
+    });
     this.#hooks = activeHooks(options.hooks, profile.name);
     this.#traces = tracingChannels();
     this.#clock = options.clock ?? systemClock;
@@ -571,57 +589,73 @@ export class APIClient {
   }
 
   /**
-   * One attempt through the transport with our own timeout (on the injected clock). Redirects are followed here,
-   * within the base URL's origin only; the body is read with the `maxResponseBytes` bound.
+   * One attempt through ky with our own timeout (on the injected clock) and no ky retries. Redirects are followed
+   * here, within the base URL's origin only; the body is read with the `maxResponseBytes` bound. The attempt ends
+   * with its signal and timeout whether or not the fetch it was given listens to them.
    */
   async #send(call: PreparedCall<z.core.$ZodType, unknown>): Promise<[response: Response, text: string]> {
     const { request: spec, signal, timeout } = call;
     const timer = new AbortController();
     // Awaited by the caller, so it may keep the process alive; cancelled below whatever happens.
     const handle = awaitedTimeout(this.#clock, () => timer.abort(), timeout);
-    const abort = signal ? AbortSignal.any([signal, timer.signal]) : timer.signal;
+    const bounds = [signal, timer.signal];
+    const abort = signal ? AbortSignal.any(bounds as AbortSignal[]) : timer.signal;
     const send = this.#fetch;
-    const fetch = (request: Request) => send(request, { signal: abort });
-    // The query and the base URL are joined by hand (call.url): messages and redirects need the full URL anyway.
+    // The signal goes to fetch rather than to ky (which would merge it with its own through AbortSignal.any on
+    // every call). A custom fetch may drop it (`(request) => fetch(request)`): then it goes to ky too, so the Request
+    // it builds carries it (such a fetch still aborts, its connection released), and the fetch and its body are
+    // raced against it, an answer that comes after the attempt ended discarded. Every Request ky sends passes here:
+    // the origin rule is held here.
+    const custom = this.#customFetch;
+    const fetch = (input: Input) => {
+      // ky always sends a Request it built, or the one a hook returned.
+      const request = input as Request;
+      this.#checkOrigin(call, request.url);
+      const answer = send(request, { signal: abort });
+      return custom ? raceSignals(answer, bounds, ended, discard) : answer;
+    };
+    // The query and the base URL are joined by hand (call.url): ky's searchParams would parse the URL and build the
+    // Request a second time per call, and its `prefix` would also prefix a redirect's absolute target.
     let target = call.url;
     let method: string = spec.method;
     let json = spec.body;
     const before = this.#hooks?.beforeRequest;
     // What the last beforeRequest hook returned: a Response among it is the answer, and its body the hook's own.
     let returned: unknown;
-    // Run on the Request the transport built, so what the hooks change or return is what is sent: a Request one
-    // returns is sent (later hooks see it), and a Response one returns is the answer (later hooks are skipped). A
-    // Request for another origin is refused as a redirect there would be: the key goes to the base URL's origin only.
-    const hooks: TransportHook[] | undefined = before?.map((hook) => async ({ request }) => {
-      const value = await this.#hook('beforeRequest', hook, call, call.attempt, { request }, [signal, timer.signal]);
-      returned = value;
-      // The transport's own test: whatever it would send is held to the origin rule.
-      const origin = isRequest(value) && new URL(value.url).origin;
-      if (origin && origin !== this.#origin) {
-        throw new CrossOriginRedirectError(
-          `${call.name}: a beforeRequest hook returned a Request for another origin, ${origin}; only requests within ${this.#origin} are sent, so the body and headers stay there.`,
-          { status: 0, targetOrigin: origin },
-        );
-      }
-      return value;
-    });
+    // Run by ky on the Request it built, so what the hooks change or return is what is sent: ky sends a Request one
+    // returns (later hooks see it), and a Response one returns is the answer (later hooks are skipped).
+    const hooks = before && {
+      hooks: {
+        beforeRequest: before.map((hook) => async ({ request }: { request: Request }) => {
+          returned = await this.#hook('beforeRequest', hook, call, call.attempt, { request }, bounds);
+          return returned as Request | Response | undefined;
+        }),
+      },
+    };
     try {
       for (let redirects = 0; ; redirects++) {
-        const response = await exchange(target, {
+        const response = await this.#ky(target, {
           method,
-          headers: this.#headers,
-          extra: call.headers,
-          json,
-          hooks,
           fetch,
+          ...(json !== undefined && { json }),
+          ...(custom && { signal: abort }),
+          ...(call.headers && { headers: lowerCased(call.headers) }),
+          ...hooks,
         });
         const next = this.#redirectTarget(call.name, response, target, redirects);
         if (next === null) {
-          // fetch's own body stops with the attempt's signal; one a hook made up is the hook's.
+          // A hook's made-up body is the hook's; fetch's own stops with the attempt's signal (a custom fetch's is
+          // raced against it).
+          const read = () => readBoundedText(response, this.maxResponseBytes, call.name);
           const text =
             response === returned
-              ? this.#hookBody(response, call, [signal, timer.signal], 'beforeRequest')
-              : readBoundedText(response, this.maxResponseBytes, call.name);
+              ? this.#hookBody(response, call, bounds, 'beforeRequest')
+              : custom
+                ? raceSignals(read(), bounds, () => {
+                    discard(response);
+                    return ended();
+                  })
+                : read();
           return [response, await text];
         }
         discard(response);
@@ -634,33 +668,47 @@ export class APIClient {
       }
     } catch (error) {
       if (signal?.aborted) throw userAbort(spec);
-      if (error instanceof HookOverrun) throw this.#overrun(call, error);
+      // What a custom fetch threw may be anything (a Proxy whose traps throw): asked of it without letting it throw.
+      if (isA(error, HookOverrun)) throw this.#overrun(call, error);
       if (timer.signal.aborted) {
         throw new APIConnectionTimeoutError(
           `${call.name} got no answer within ${timeout} ms. Raise the timeout option or retry later.`,
         );
       }
       // Our own verdicts (too large, cross-origin redirect) and hooks' throws are not connection failures.
-      if (error instanceof LinkgateError || error instanceof HookFailure) throw error;
-      // fetch's own network TypeError names what failed in its cause's code; another error (a custom fetch's) is
-      // judged by its cause when it has one, which may hold the Request (with its Authorization header).
-      const raw = isNetworkError(error) ? error : ((error as { cause?: unknown }).cause ?? error);
-      // The cause is printed with the error when uncaught: it must not carry the key either.
-      const rawMessage = String((raw as Error).message ?? raw);
-      const message = this.#scrub(rawMessage);
-      const cause = rawMessage === message ? raw : new Error(message);
-      // The system's code (ECONNREFUSED, ENOTFOUND), or the reason fetch gave without one (a blocked "bad port").
-      const inner = (raw as { cause?: { code?: unknown; message?: unknown } }).cause;
-      const detail = inner?.code ?? (typeof inner?.message === 'string' ? inner.message.slice(0, 200) : undefined);
-      throw new APIConnectionError(
-        this.#scrub(
-          `${spec.method} ${call.url} could not connect: ${message}${detail ? ` (${detail})` : ''}. Check baseUrl and the network.`,
-        ),
-        { cause },
-      );
+      if (isA(error, LinkgateError) || isA(error, HookFailure)) throw error;
+      throw this.#connectionError(call, error);
     } finally {
       handle.cancel();
     }
+  }
+
+  /**
+   * The APIConnectionError for a fetch that threw `thrown` (ky's NetworkError, or anything a custom fetch threw):
+   * built from text only, the key taken out before anything is cut, so no part of the thrown value reaches the user.
+   */
+  #connectionError(call: PreparedCall<z.core.$ZodType, unknown>, thrown: unknown): APIConnectionError {
+    const { reason, detail, inProcess } = fetchFailure(thrown);
+    const what = this.#scrub(reason).slice(0, 500);
+    const why = detail === undefined ? '' : ` (${this.#scrub(detail).slice(0, 200)})`;
+    const where = `${call.request.method} ${call.url}`;
+    return new APIConnectionError(
+      inProcess
+        ? `${where} failed inside this process, not on the network (an msw handler or interceptor, a custom fetch, a missing runtime feature: linkgate/mock needs Node >= 22): ${what}${why}.`
+        : `${where} could not connect: ${what}${why}. Check baseUrl and the network.`,
+      { cause: new Error(what + why) },
+    );
+  }
+
+  /** Refuses a request for another origin than the base URL's (one a beforeRequest hook made): the key stays home. */
+  #checkOrigin(call: PreparedCall<z.core.$ZodType, unknown>, url: string): void {
+    if (url.startsWith(`${this.#origin}/`)) return;
+    const origin = new URL(url).origin;
+    if (origin === this.#origin) return;
+    throw new CrossOriginRedirectError(
+      `${call.name}: a beforeRequest hook returned a Request for another origin, ${origin}; only requests within ${this.#origin} are sent, so the body and headers stay there.`,
+      { status: 0, targetOrigin: origin },
+    );
   }
 
   /**
@@ -739,6 +787,21 @@ function queryString(query: RequestSpec<z.core.$ZodType, unknown>['query']): str
   }
   return search;
 }
+
+/** `headers` with their names lower-cased (the last of two that differ only in case wins). */
+function lowerCased(headers: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name in headers) out[name.toLowerCase()] = headers[name] as string;
+  return out;
+}
+
+/** `value instanceof type`, false where asking throws (a Proxy whose getPrototypeOf trap throws). */
+// biome-ignore lint/suspicious/noExplicitAny: any class.
+const isA = <T>(value: unknown, type: new (...args: any[]) => T): value is T =>
+  safely(() => value instanceof type) === true;
+
+/** What a fetch or body read that its attempt's signal or timeout cut short rejects with: judged by the signals. */
+const ended = () => new DOMException('The attempt ended', 'AbortError');
 
 function userAbort(spec: RequestSpec<z.core.$ZodType, unknown>): APIUserAbortError {
   return new APIUserAbortError(`${spec.operation} (${spec.method} ${spec.path}) was aborted by its signal.`);

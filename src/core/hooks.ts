@@ -1,6 +1,7 @@
 // The `hooks` option: ky's hook names and shapes (beforeRequest, afterResponse, beforeRetry, beforeError), each told
 // linkgate's view of the call. The request path in api-client.ts decides when each runs; this file says what they get.
 import { LinkgateError } from './errors.js';
+import { raceSignals } from './race-signals.js';
 import type { MaybePromise } from './rate-limit-info.js';
 import type { RateLimitInfo } from './rate-limiter.js';
 
@@ -122,26 +123,10 @@ export class HookOverrun {
 
 /**
  * What `work` (a hook's result) settles with, unless one of `signals` aborts first: then a {@link HookOverrun} of
- * `kind`, so a hook that never settles cannot hold its call past the call's signal and timeout. Listened to one by
- * one, not through AbortSignal.any: a combined signal only the stuck call refers to may be collected before it fires.
+ * `kind`, so a hook that never settles cannot hold its call past the call's signal and timeout.
  */
 export function settleWithin<T>(work: T, signals: (AbortSignal | undefined)[], kind: HookKind): Promise<Awaited<T>> {
-  return new Promise((resolve, reject) => {
-    // Whichever ends first stops listening: a long-lived signal of the user's keeps nothing of a stuck hook.
-    const done = () => {
-      for (const signal of signals) signal?.removeEventListener('abort', overrun);
-    };
-    const overrun = () => {
-      done();
-      reject(new HookOverrun(kind));
-    };
-    for (const signal of signals) signal?.addEventListener('abort', overrun);
-    // Always attached, so a hook that rejects after the overrun is still handled.
-    Promise.resolve(work).then(resolve, reject).finally(done);
-    // Ended already (a beforeError hook of an aborted call): queued after the line above, so what the hook did
-    // synchronously (a value it returned at once) still counts.
-    if (signals.some((signal) => signal?.aborted)) queueMicrotask(overrun);
-  });
+  return raceSignals(work, signals, () => new HookOverrun(kind));
 }
 
 /**

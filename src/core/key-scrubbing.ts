@@ -13,7 +13,8 @@ function stuck(): never {
 
 /**
  * `value` with every occurrence of `key` replaced by `***` in each string reachable from it: own properties (hidden
- * and symbol-keyed ones, getters' values), Headers, a Request's or Response's headers. Objects are changed in place,
+ * and symbol-keyed ones, getters' values), Headers, a Request's or Response's headers; bytes that spell the key are
+ * starred over (`*` each). Objects are changed in place,
  * so the same object comes back; strings, symbols and read-only Headers come back replaced. Throws when the key sits
  * where it cannot be changed (a frozen object, a property name, a Map entry, a URL), or the value cannot be read (a
  * Proxy that throws) or is past the bounds: the caller then shows none of it.
@@ -25,8 +26,15 @@ export function withoutKey<V>(value: V, key: string): V {
   const walk = (v: unknown, depth: number): unknown => {
     if (typeof v === 'string') return text(v);
     if (typeof v === 'symbol') return v.description?.includes(key) ? Symbol(text(v.description)) : v;
-    // Bytes are not text; the rest (numbers, null, ...) cannot hold a key.
-    if ((typeof v !== 'object' && typeof v !== 'function') || v === null || seen.has(v) || ArrayBuffer.isView(v)) {
+    // The rest (numbers, null, ...) cannot hold a key.
+    if ((typeof v !== 'object' && typeof v !== 'function') || v === null || seen.has(v)) return v;
+    // Bytes (a Buffer, a typed array, an ArrayBuffer) are starred over in place where they spell the key.
+    if (ArrayBuffer.isView(v)) {
+      starBytes(new Uint8Array(v.buffer, v.byteOffset, v.byteLength), key);
+      return v;
+    }
+    if (v instanceof ArrayBuffer) {
+      starBytes(new Uint8Array(v), key);
       return v;
     }
     if (depth > MAX_DEPTH) stuck();
@@ -75,5 +83,16 @@ function shown(v: object): string {
     return String(v);
   } catch {
     return '';
+  }
+}
+
+/** Overwrites every run of `bytes` that spells `key` (its UTF-8 bytes) with `*` bytes, the length kept. */
+function starBytes(bytes: Uint8Array, key: string): void {
+  const spelt = new TextEncoder().encode(key);
+  // A plain scan: the key is short, and what is scanned is what was thrown (bounded by the caller's memory).
+  outer: for (let i = 0; i <= bytes.length - spelt.length; i++) {
+    for (let j = 0; j < spelt.length; j++) if (bytes[i + j] !== spelt[j]) continue outer;
+    bytes.fill(0x2a, i, i + spelt.length);
+    i += spelt.length - 1;
   }
 }

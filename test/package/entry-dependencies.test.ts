@@ -1,5 +1,5 @@
-// The app-facing entries load nothing at run time but the design's packages (linkgate/webhooks: zod/mini, whose
-// schemas it parses with); mock-only dependencies stay behind linkgate/mock.
+// The app-facing entries load nothing at run time but the design's packages (linkgate: ky and zod/mini;
+// linkgate/webhooks: zod/mini, whose schemas it parses with); mock-only dependencies stay behind linkgate/mock.
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
@@ -23,8 +23,8 @@ async function runtimeImports(entry: string): Promise<string[]> {
 }
 
 describe('run-time dependencies of each entry', () => {
-  it('linkgate loads only zod/mini (its transport is its own)', async () => {
-    expect(await runtimeImports('src/index.ts')).toEqual(['zod/mini']);
+  it('linkgate loads only ky (which sends its requests) and zod/mini', async () => {
+    expect(await runtimeImports('src/index.ts')).toEqual(['ky', 'zod/mini']);
   });
 
   it('linkgate/webhooks loads only zod/mini, in both builds (Node compiles the same schemas with its compile)', async () => {

@@ -60,7 +60,7 @@ beforeAll(async () => {
     console.warn(
       `\n!!! test/package SDK-only app SKIPPED: ${sdkOnly.missing}.\n` +
         '!!! What installing linkgate alone pulls in was NOT checked.\n' +
-        '!!! Make the npm registry reachable (zod is installed from it) and run again.\n',
+        '!!! Make the npm registry reachable (ky and zod are installed from it) and run again.\n',
     );
   }
 }, 480_000);
@@ -148,10 +148,10 @@ describe('the published package', () => {
     }
   });
 
-  it('imports, at run time and in its types, only zod, msw (the optional peer) and node:* modules', () => {
+  it('imports, at run time and in its types, only ky, zod, msw (the optional peer) and node:* modules', () => {
     // Everything else the mock uses (hono's routers, qrcode's core, ulid, @noble/hashes) is bundled into dist/. Only
     // the CLI (dist/cli.js and dist/cli-chunks/), on Node alone, may name a built-in without `node:` (ulid's "crypto").
-    const allowed = new Set(['zod', 'zod/mini', 'msw']);
+    const allowed = new Set(['ky', 'zod', 'zod/mini', 'msw']);
     const bare = /(?:\bfrom|\bimport\(|\brequire\()\s*['"]([@a-z][\w./@-]*)['"]/g;
     const comment = /^\s*(?:\*|\/\/|\/\*)/; // TSDoc examples import 'linkgate' and 'msw/node'
     const foreign = packed.files
@@ -177,9 +177,9 @@ describe('an app that installs only linkgate', () => {
   const dir = () => (sdkOnly as { dir: string }).dir;
   const skip = () => 'missing' in sdkOnly;
 
-  it('gets linkgate and zod in node_modules, and nothing else', (ctx) => {
+  it('gets linkgate, ky and zod in node_modules, and nothing else', (ctx) => {
     if (skip()) return ctx.skip();
-    expect(installedPackages(dir())).toEqual(['linkgate', 'zod']);
+    expect(installedPackages(dir())).toEqual(['ky', 'linkgate', 'zod']);
   });
 
   it.for(['entries.mjs', 'entries.cjs'])(

@@ -1,126 +1,145 @@
-// The SDK's own transport (src/core/transport.ts) sends what ky 2 sent in its place: these pin the Request it builds,
-// how beforeRequest hooks change or answer it, and which throws count as the network failing.
+// What the client hands its fetch, now that ky builds the Request and runs the beforeRequest hooks (it used to be the
+// SDK's own transport): the Request it sends, how beforeRequest hooks change or answer it, and which throws count as
+// the network failing. Each is pinned through a client with a recording fetch.
+import { APIConnectionError, Linkgate } from 'linkgate';
+import { createMockBackend, ManualClock } from 'linkgate/mock';
 import { describe, expect, it } from 'vitest';
-import { exchange, isNetworkError } from '../../src/core/transport.js';
 import { closedPort } from '../support/closed-port.js';
+import { rejectionOf, throwingFetchClient } from './support/harness.js';
 
-const URL_ = 'https://links.example.com/api/account';
-const CLIENT_HEADERS = { Authorization: 'Bearer k', 'Content-Type': 'application/json', Accept: 'application/json' };
+const BASE = 'https://links.example.com';
+const KEY = 'transport-key-0123456789';
 
-/** A fetch that records what it was given and answers 200. */
-function recorder() {
+/** The reference backend, called directly (no msw): it answers what the recording fetch is given. */
+const backend = createMockBackend({ adminKey: KEY });
+
+/** A client whose fetch records what it was given and has the backend answer it. */
+function recorder(options: ConstructorParameters<typeof Linkgate>[0] = {}) {
   const sent: Request[] = [];
-  return {
-    sent,
-    fetch: async (request: Request) => {
-      sent.push(request);
-      return new Response('{}', { status: 200 });
+  const client = new Linkgate({
+    apiKey: KEY,
+    baseUrl: BASE,
+    clock: new ManualClock(),
+    maxRetries: 0,
+    rateLimit: false,
+    fetch: async (input) => {
+      sent.push((input as Request).clone());
+      return backend.fetch(input);
     },
-  };
+    ...options,
+  });
+  return { sent, client };
 }
+
+/** A client whose fetch throws `thrown`. */
+const failing = (thrown: unknown) => throwingFetchClient(KEY, BASE, () => thrown);
 
 describe('the Request it sends', () => {
   it('carries the client headers, the call headers set over them whatever their case, and the JSON body', async () => {
-    const { sent, fetch } = recorder();
-    await exchange(URL_, {
-      method: 'POST',
-      headers: CLIENT_HEADERS,
-      extra: { 'content-type': 'text/plain', 'X-Trace': 't1' },
-      json: { a: 1 },
-      fetch,
-    });
+    const { sent, client } = recorder({ headers: { 'X-Client': 'c1' } });
+    await client.domains
+      .create(
+        { domain: 'https://go.example.com' },
+        { headers: { 'content-type': 'application/json; charset=utf-8', 'X-Trace': 't1', 'x-client': 'c2' } },
+      )
+      .catch(() => {});
     const [request] = sent;
     expect(request?.method).toBe('POST');
-    expect(request?.url).toBe(URL_);
+    expect(request?.url).toBe(`${BASE}/api/domain/add`);
     expect(request?.redirect).toBe('manual');
-    expect(request?.headers.get('content-type')).toBe('text/plain');
-    expect(request?.headers.get('authorization')).toBe('Bearer k');
+    expect(request?.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(request?.headers.get('authorization')).toBe(`Bearer ${KEY}`);
     expect(request?.headers.get('x-trace')).toBe('t1');
-    expect(await request?.text()).toBe('{"a":1}');
+    expect(request?.headers.get('x-client')).toBe('c2');
+    expect(await request?.json()).toEqual({ domain: 'https://go.example.com' });
   });
 
-  it('sends no body without json, and says JSON when a body has no content type', async () => {
-    const { sent, fetch } = recorder();
-    await exchange(URL_, { method: 'GET', headers: CLIENT_HEADERS, fetch });
-    await exchange(URL_, { method: 'PUT', headers: { Authorization: 'Bearer k' }, json: [1], fetch });
+  it('sends no body without one, and says JSON', async () => {
+    const { sent, client } = recorder();
+    await client.account.get();
     expect(sent[0]?.body).toBeNull();
-    expect(sent[1]?.headers.get('content-type')).toBe('application/json');
+    expect(sent[0]?.headers.get('content-type')).toBe('application/json');
+    expect(sent[0]?.headers.get('accept')).toBe('application/json');
   });
 });
 
 describe('beforeRequest hooks', () => {
   it('send a Request one returns, and the next hook sees it', async () => {
-    const { sent, fetch } = recorder();
     const seen: string[] = [];
-    await exchange(URL_, {
-      method: 'GET',
-      headers: CLIENT_HEADERS,
-      hooks: [
-        ({ request }) => new Request(`${request.url}?v=2`, request),
-        ({ request }) => {
-          seen.push(request.url);
-          request.headers.set('x-added', 'yes');
-        },
-      ],
-      fetch,
+    const { sent, client } = recorder({
+      hooks: {
+        beforeRequest: [
+          ({ request }) => new Request(`${request.url}?v=2`, request),
+          ({ request }) => {
+            seen.push(request.url);
+            request.headers.set('x-added', 'yes');
+          },
+        ],
+      },
     });
-    expect(seen).toEqual([`${URL_}?v=2`]);
-    expect(sent[0]?.url).toBe(`${URL_}?v=2`);
+    await client.account.get();
+    expect(seen).toEqual([`${BASE}/api/account?v=2`]);
+    expect(sent[0]?.url).toBe(`${BASE}/api/account?v=2`);
     expect(sent[0]?.headers.get('x-added')).toBe('yes');
   });
 
   it('answer with a Response one returns: nothing is sent and later hooks are skipped', async () => {
-    const { sent, fetch } = recorder();
     let later = false;
-    const answer = await exchange(URL_, {
-      method: 'GET',
-      headers: CLIENT_HEADERS,
-      hooks: [
-        () => new Response('cached', { status: 203 }),
-        () => {
-          later = true;
-        },
-      ],
-      fetch,
+    const { sent, client } = recorder({
+      hooks: {
+        beforeRequest: [
+          // The backend's answer, got by the hook itself: the client's fetch is not called.
+          ({ request }) => backend.fetch(request),
+          () => {
+            later = true;
+          },
+        ],
+      },
     });
-    expect(answer.status).toBe(203);
+    expect((await client.account.get()).username).toBe('admin');
     expect(sent).toEqual([]);
     expect(later).toBe(false);
   });
 
   it('ignore any other value a hook returns (a string, a number, a plain object)', async () => {
-    const { sent, fetch } = recorder();
-    await exchange(URL_, { method: 'GET', headers: CLIENT_HEADERS, hooks: [() => 'x', () => 7, () => ({})], fetch });
+    const { sent, client } = recorder({
+      hooks: { beforeRequest: [(() => 'x') as never, (() => 7) as never, (() => ({})) as never] },
+    });
+    await client.account.get();
     expect(sent).toHaveLength(1);
-    expect(sent[0]?.url).toBe(URL_);
+    expect(sent[0]?.url).toBe(`${BASE}/api/account`);
   });
 
   it('pass on what a hook throws, unchanged', async () => {
     const thrown = { reason: 'no' };
-    const { fetch } = recorder();
-    await expect(
-      exchange(URL_, {
-        method: 'GET',
-        headers: CLIENT_HEADERS,
-        hooks: [
+    const { client } = recorder({
+      hooks: {
+        beforeRequest: [
           () => {
             throw thrown;
           },
         ],
-        fetch,
-      }),
-    ).rejects.toBe(thrown);
+      },
+    });
+    expect(await rejectionOf(client.account.get())).toBe(thrown);
   });
 });
 
 describe('a network failure, told from other throws', () => {
-  it('is what fetch throws when nothing listens on the port', async () => {
+  it('is what fetch throws when nothing listens on the port: the system code is named', async () => {
     const port = await closedPort();
-    const error = await fetch(`http://127.0.0.1:${port}/`).catch((e: unknown) => e);
-    expect(isNetworkError(error)).toBe(true);
+    const client = new Linkgate({
+      apiKey: KEY,
+      baseUrl: `http://127.0.0.1:${port}`,
+      clock: new ManualClock(),
+      maxRetries: 0,
+    });
+    const error = await rejectionOf(client.account.get());
+    expect(error).toBeInstanceOf(APIConnectionError);
+    expect((error as Error).message).toMatch(/could not connect: fetch failed \(ECONNREFUSED\)/);
   });
 
-  it("is a TypeError with a runtime's network message (Node, Chrome, Firefox, Safari, Deno, Workers)", () => {
+  it("is a TypeError with a runtime's network message (Node, Chrome, Firefox, Deno, Workers): its cause's code is named", async () => {
     for (const message of [
       'fetch failed',
       'terminated',
@@ -130,26 +149,25 @@ describe('a network failure, told from other throws', () => {
       'error sending request for url (https://x.example/)',
       'Network connection lost',
     ]) {
-      expect(isNetworkError(new TypeError(message)), message).toBe(true);
+      const error = await rejectionOf(failing(new TypeError(message, { cause: { code: 'ECONNRESET' } })).account.get());
+      expect(error, message).toBeInstanceOf(APIConnectionError);
+      expect((error as Error).message, message).toBe(
+        `GET ${BASE}/api/account could not connect: ${message} (ECONNRESET). Check baseUrl and the network.`,
+      );
     }
-    const safari = new TypeError('Load failed');
-    safari.stack = undefined;
-    expect(isNetworkError(safari)).toBe(true);
   });
 
-  it('is not any other error or value a custom fetch throws', () => {
-    for (const value of [
-      new Error('fetch failed'),
-      new TypeError('boom'),
-      new TypeError('Load failed'), // with a stack: a script's own
-      new RangeError('fetch failed'),
-      { name: 'TypeError', message: 'fetch failed' },
-      'fetch failed',
-      null,
-      undefined,
-      42,
+  it('is not any other error a custom fetch throws: that one is read through its cause', async () => {
+    for (const thrown of [
+      new Error('fetch failed', { cause: new Error('proxy refused') }),
+      new TypeError('boom', { cause: new Error('proxy refused') }),
+      new RangeError('fetch failed', { cause: new Error('proxy refused') }),
     ]) {
-      expect(isNetworkError(value), String(value)).toBe(false);
+      const error = await rejectionOf(failing(thrown).account.get());
+      expect(error, thrown.message).toBeInstanceOf(APIConnectionError);
+      expect((error as Error).message, thrown.message).toBe(
+        `GET ${BASE}/api/account could not connect: proxy refused. Check baseUrl and the network.`,
+      );
     }
   });
 });

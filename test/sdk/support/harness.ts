@@ -148,3 +148,25 @@ export function overrideAnswerHeaders(
     ),
   );
 }
+
+/**
+ * A Linkgate with `apiKey` for `baseUrl` on a ManualClock of its own, without retries, whose fetch throws what
+ * `make()` builds (afresh for each attempt); `options` override.
+ */
+export function throwingFetchClient(
+  apiKey: string,
+  baseUrl: string,
+  make: () => unknown,
+  options: LinkgateOptions = {},
+): Linkgate {
+  return new Linkgate({
+    apiKey,
+    baseUrl,
+    clock: new ManualClock(),
+    maxRetries: 0,
+    fetch: async () => {
+      throw make();
+    },
+    ...options,
+  });
+}
