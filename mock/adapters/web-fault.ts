@@ -23,17 +23,20 @@ export function playWebFault(
   const wire = res.fault.wire;
   const cause = `connection reset by the linkgate mock (fault ${res.fault.rule}: ${res.fault.kind})`;
   const bytes = typeof res.body === 'string' ? new TextEncoder().encode(res.body) : res.body;
+  // The whole body's length is declared, as on the wire: a client (undici under msw too) then sees a body that ends
+  // early as cut short ("terminated"), not as a shorter answer.
+  const declared = { ...res, headers: { ...res.headers, 'content-length': String(bytes.byteLength) } };
   switch (wire.form) {
     case 'hang':
       return hang(request.signal, hangEnd);
     case 'reset':
       return Response.error();
     case 'reset-after-headers':
-      return toResponse(res, failingBody(new Uint8Array(0), cause));
+      return toResponse(declared, failingBody(new Uint8Array(0), cause));
     case 'cut-body':
-      return toResponse(res, failingBody(bytes.subarray(0, wire.bytes), cause));
+      return toResponse(declared, failingBody(bytes.subarray(0, wire.bytes), cause));
     case 'trickle':
-      return toResponse(res, trickle(bytes, wire.chunkBytes, wire.intervalMs, clock));
+      return toResponse(declared, trickle(bytes, wire.chunkBytes, wire.intervalMs, clock));
   }
 }
 
@@ -46,16 +49,21 @@ function hang(signal: AbortSignal, end: HangEnd): Promise<Response> {
   });
 }
 
-/** A body that gives `head` and then fails, as a connection dropped mid-body does. */
+/**
+ * A body that gives `head` (even an empty one: msw sends the status and headers with the first chunk) and then fails,
+ * as a connection dropped mid-body does.
+ */
 function failingBody(head: Uint8Array, cause: string): ReadableStream<Uint8Array> {
-  let sent = head.byteLength === 0;
+  let sent = false;
   return new ReadableStream({
-    pull(controller) {
+    async pull(controller) {
       if (!sent) {
         sent = true;
         controller.enqueue(head.slice());
         return;
       }
+      // One turn of the event loop first: msw writes the head it was given before it sees the failure.
+      await new Promise((resolve) => setTimeout(resolve, 0));
       controller.error(new TypeError('terminated', { cause: new Error(cause) }));
     },
   });
