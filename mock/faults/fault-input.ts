@@ -161,11 +161,12 @@ export function parseFault(body: Record<string, unknown>, at = ''): ParsedFault 
   const field = (name: string) => (at ? `${at}.${name}` : name);
   try {
     if (body.fault === undefined) {
-      const delivery = DELIVERY_KEYS.some((k) => body[k] !== undefined && body[k] !== null);
-      if (!delivery) {
+      // Without `fault` it is a delivery fault, as the endpoint always read it; an API field says one was meant.
+      const apiField = API_ONLY_KEYS.find((k) => body[k] !== undefined && body[k] !== null);
+      if (apiField) {
         throw new GatewayInputError(
           'fault',
-          `is required: one of ${FAULT_KINDS.join(', ')} (or a delivery fault: duplicate, staleTimestamp, wrongSecret)`,
+          `is required with ${apiField}: one of ${FAULT_KINDS.join(', ')} (a delivery fault has duplicate, staleTimestamp or wrongSecret)`,
         );
       }
       return { delivery: parseOwnInput(DELIVERY_FAULT, body) as Required<DeliveryFaultInput> };
@@ -183,6 +184,28 @@ export function parseFault(body: Record<string, unknown>, at = ''): ParsedFault 
 }
 
 const DELIVERY_KEYS = ['duplicate', 'staleTimestamp', 'wrongSecret'] as const;
+/** The fields only an API fault has. */
+const API_ONLY_KEYS = [
+  'operation',
+  'path',
+  'method',
+  'apiKey',
+  'tenant',
+  'device',
+  'status',
+  'message',
+  'retryAfter',
+  'ms',
+  'jitterMs',
+  'bytes',
+  'chunkBytes',
+  'intervalMs',
+  'nth',
+  'chance',
+  'seed',
+  'afterMs',
+  'forMs',
+] as const;
 
 /** A kind's details only: one it does not read is an error, so a typo never arms a fault that does something else. */
 function checkDetails(api: ApiFaultInput): void {
