@@ -10,8 +10,8 @@ export const heldOpen = new WeakSet<Socket>();
 
 /**
  * Plays `res`'s wire form on the connection: `hang` writes nothing until the client goes; `reset` destroys the socket
- * before any byte; `reset-after-headers` flushes the status line and headers, then destroys it; `cut-body` sends the
- * headers with the whole body's length and the first bytes, then destroys it; `trickle` writes the body a few bytes
+ * before any byte; `reset-after-headers` flushes the status line and headers, then resets it; `cut-body` sends the
+ * headers with the whole body's length and the first bytes, then closes it; `trickle` writes the body a few bytes
  * at a time on `clock`. `ended` is called once the exchange is over, however it ended.
  */
 export function playNodeFault(
@@ -36,12 +36,12 @@ export function playNodeFault(
     case 'reset-after-headers':
       res.writeHead(answer.status, headers);
       res.flushHeaders();
-      cutAfterWrite(res);
+      cutAfterWrite(res, 'reset');
       return;
     case 'cut-body':
       res.writeHead(answer.status, headers);
       res.write(body.subarray(0, wire.bytes));
-      cutAfterWrite(res);
+      cutAfterWrite(res, 'close');
       return;
     case 'trickle':
       if (socket) heldOpen.add(socket);
@@ -52,12 +52,15 @@ export function playNodeFault(
   }
 }
 
-/** Destroys the connection once what was written has left, so the client reads those bytes and then the cut. */
-function cutAfterWrite(res: ServerResponse): void {
+/**
+ * Ends the connection once what was written has left, so the client reads those bytes and then the cut: a `reset`
+ * (RST: ECONNRESET), or a `close` (FIN) short of the declared length (a premature end, "incomplete read").
+ */
+function cutAfterWrite(res: ServerResponse, how: 'reset' | 'close'): void {
   const socket = res.socket;
   if (!socket) return;
   // An empty write's callback runs after everything queued before it is flushed to the kernel.
-  socket.write('', () => socket.resetAndDestroy());
+  socket.write('', () => (how === 'reset' ? socket.resetAndDestroy() : socket.destroy()));
 }
 
 function trickle(res: ServerResponse, body: Buffer, chunk: number, interval: number, clock: Clock): void {
