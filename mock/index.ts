@@ -30,7 +30,6 @@ export type { MockBackendOptions } from './backend.js';
 export {
   type ArmedFault,
   FaultBook,
-  type FaultBookHost,
   type FaultEvents,
   type FiredFault,
   MAX_ARMED_FAULTS,

@@ -129,6 +129,7 @@ export class FaultBook {
   readonly #events = new LifecycleEmitter<FaultEvents>();
   #nextId = 1;
 
+  /** Made by the backend (`backend.faults`). @internal */
   constructor(host: FaultBookHost) {
     this.#host = host;
   }
