@@ -11,12 +11,14 @@ import { GatewayInputError } from '../shared/gateway-input-error.js';
 import { ANSWER_KINDS, type AnswerKind, faultAnswer, malformed } from './fault-answer.js';
 import {
   type ApiFaultInput,
+  DETAILS,
   type DeliveryFaultInput,
   type FaultKind,
   type FaultPlanInput,
   type ParsedFault,
   parseFault,
   parsePlan,
+  TARGET_KEYS,
 } from './fault-input.js';
 import { type FaultableOperation, type FaultCatalogue, pathMatches, resolveTarget, splitPath } from './fault-target.js';
 import { seededRandom } from './seeded-random.js';
@@ -423,7 +425,8 @@ function deviceOf(body: string | undefined): string | undefined {
 
 function targetView(spec: ApiFaultInput): Record<string, string> {
   const view: Record<string, string> = {};
-  for (const name of ['operation', 'path', 'method', 'tenant', 'device'] as const) {
+  for (const name of TARGET_KEYS) {
+    if (name === 'apiKey') continue;
     if (spec[name] !== undefined) view[name] = spec[name];
   }
   // The key is the caller's own, but lists end up on screens and in logs: its last 4 characters only.
@@ -433,16 +436,7 @@ function targetView(spec: ApiFaultInput): Record<string, string> {
 
 function detailView(spec: ApiFaultInput): Record<string, string | number> {
   const view: Record<string, string | number> = {};
-  for (const name of [
-    'status',
-    'message',
-    'retryAfter',
-    'ms',
-    'jitterMs',
-    'bytes',
-    'chunkBytes',
-    'intervalMs',
-  ] as const) {
+  for (const name of DETAILS) {
     if (spec[name] !== undefined) view[name] = spec[name];
   }
   return view;

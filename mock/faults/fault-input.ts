@@ -39,7 +39,19 @@ export const KIND_DETAILS: Readonly<Record<FaultKind, readonly string[]>> = {
   'malformed-json': [],
   trickle: ['chunkBytes', 'intervalMs'],
 };
-const DETAILS = ['status', 'message', 'retryAfter', 'ms', 'jitterMs', 'bytes', 'chunkBytes', 'intervalMs'] as const;
+/** Every detail a kind may read. */
+export const DETAILS = [
+  'status',
+  'message',
+  'retryAfter',
+  'ms',
+  'jitterMs',
+  'bytes',
+  'chunkBytes',
+  'intervalMs',
+] as const;
+/** The fields that name what fails. */
+export const TARGET_KEYS = ['operation', 'path', 'method', 'apiKey', 'tenant', 'device'] as const;
 
 const TIMES_RULE = 'must be a whole number from 1 to 1000000, or "always"';
 const SEED = whole(0, 2 ** 32 - 1, 'Seed of the chance and jitter draws: the same seed faults the same calls.');
@@ -185,27 +197,7 @@ export function parseFault(body: Record<string, unknown>, at = ''): ParsedFault 
 
 const DELIVERY_KEYS = ['duplicate', 'staleTimestamp', 'wrongSecret'] as const;
 /** The fields only an API fault has. */
-const API_ONLY_KEYS = [
-  'operation',
-  'path',
-  'method',
-  'apiKey',
-  'tenant',
-  'device',
-  'status',
-  'message',
-  'retryAfter',
-  'ms',
-  'jitterMs',
-  'bytes',
-  'chunkBytes',
-  'intervalMs',
-  'nth',
-  'chance',
-  'seed',
-  'afterMs',
-  'forMs',
-] as const;
+const API_ONLY_KEYS = [...TARGET_KEYS, ...DETAILS, 'nth', 'chance', 'seed', 'afterMs', 'forMs'] as const;
 
 /** A kind's details only: one it does not read is an error, so a typo never arms a fault that does something else. */
 function checkDetails(api: ApiFaultInput): void {
