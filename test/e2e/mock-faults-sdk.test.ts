@@ -30,6 +30,8 @@ const PLAN = {
     { name: 'gateway down', operation: 'sendMessage', fault: 'unavailable', retryAfter: 1, times: 'always' },
     { name: 'slow', operation: 'listUsers', fault: 'latency', ms: 400 },
     { name: 'trickle', operation: 'getUser', fault: 'trickle', chunkBytes: 40, intervalMs: 30 },
+    { name: 'key refused', operation: 'getQrCode', fault: 'unauthorized', times: 'always' },
+    { name: 'put reset late', operation: 'updateAccount', fault: 'reset-after-headers' },
   ],
 };
 
@@ -60,6 +62,8 @@ await run('error1', () => client.splash.list());
 await run('send', () => messaging.messages.send({ device_id: 'auto', phone: '15551234567', message: 'hi' }));
 await run('slow', () => client.users.list());
 await run('trickle', () => client.users.get(1));
+await run('keyRefused', () => client.qr.get(1));
+await run('putResetLate', () => client.account.update({ email: 'admin@example.com' }));
 console.log(JSON.stringify(results));
 `;
 
@@ -140,6 +144,12 @@ describe('the SDK in its own process against linkgate mock --faults', () => {
     expect(r.slow.ok).toBe(true);
     expect(r.slow.ms).toBeGreaterThanOrEqual(350);
     expect(r.trickle.ok).toBe(true);
+    // The API's own refusal of the key (HTTP 403, production's body): an AuthenticationError, not retried.
+    expect(r.keyRefused).toMatchObject({ ok: false, error: 'AuthenticationError', status: 403 });
+    expect(firedBy('key refused')).toBe(1);
+    // A PUT whose connection drops after the headers: a failed read, retried (only POST is not).
+    expect(r.putResetLate).toMatchObject({ ok: true });
+    expect(firedBy('put reset late')).toBe(1);
   });
 
   it('refuses to start with a plan it cannot arm, naming the file and the field (exit 2)', async () => {
