@@ -271,37 +271,26 @@ export function inspectorScript(): void {
     },
     faults() {
       const f = state.faults;
-      const target = (a: Json) =>
-        Object.entries<string>(a.target)
-          .map(([k, v]) => `${esc(k)} ${esc(v)}`)
-          .join(', ');
-      const when = (a: Json) =>
-        `${a.times === 'always' ? 'every time' : `${a.fired} of ${a.times}`}${a.nth > 1 ? `, from call ${a.nth}` : ''}${a.chance < 1 ? `, chance ${a.chance} (seed ${a.seed})` : ''}`;
       $('faults-armed').innerHTML = table(
         ['Fault', 'What', 'How', 'When'],
         f.armed.map((a: Json) => [
-          `<code>${esc(a.id)}</code>${a.name ? ` ${esc(a.name)}` : ''}`,
-          target(a),
-          `<strong>${esc(a.fault)}</strong> ${esc(JSON.stringify(a.details) === '{}' ? '' : JSON.stringify(a.details))}`,
-          `${when(a)}, ${a.seen} matching call(s) seen`,
+          `<code>${esc(a.id)}</code> ${esc(a.name ?? '')}`,
+          esc(JSON.stringify(a.target)),
+          `<strong>${esc(a.fault)}</strong> ${esc(JSON.stringify(a.details))}`,
+          `fired ${a.fired} of ${a.times}, seen ${a.seen}${a.chance < 1 ? `, chance ${a.chance} seed ${a.seed}` : ''}`,
         ]),
-        `No API fault armed${f.deliveries ? `; ${f.deliveries} deliveries with faults` : ''}: POST /__mock/faults, backend.faults.add() or linkgate mock --faults.`,
+        `No API fault armed; deliveries with faults: ${f.deliveries}.`,
         'faults-armed',
         'faults',
       );
-      if (f.armedCount > f.armed.length)
-        $('faults-armed').insertAdjacentHTML(
-          'beforeend',
-          `<p>and ${f.armedCount - f.armed.length} more (GET /__mock/faults).</p>`,
-        );
       $('faults-fired').innerHTML = table(
         ['At', 'Call', 'Fault'],
         f.fired.map((c: Json) => [
           time(c.at),
           `${esc(c.method)} ${esc(c.path)} (${esc(c.operation)})`,
-          `<code>${esc(c.rule)}</code>${c.name ? ` ${esc(c.name)}` : ''}: ${esc(c.fault)}`,
+          `<code>${esc(c.rule)}</code> ${esc(c.name ?? '')} ${esc(c.fault)}`,
         ]),
-        'No call changed by a fault yet.',
+        'None yet.',
         'faults-fired',
         'faults',
       );
