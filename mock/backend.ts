@@ -9,6 +9,7 @@ import { faultCatalogue } from './faults/fault-target.js';
 import { Gateway, type GatewayOptions } from './gateway/gateway.js';
 import { MockRouter } from './http/router.js';
 import type { MockRequest, MockResponse } from './http/types.js';
+import { bearerKey } from './management/auth.js';
 import { managementGroup } from './management/group.js';
 import { qrImageGroup } from './management/qr-image-route.js';
 import { DEFAULT_RATE_LIMIT, RateLimiter, type RateLimitOptions } from './management/rate-limit.js';
@@ -147,6 +148,10 @@ export function createBackendCore<C extends Clock = Clock>(options: MockBackendO
     clock: resolved.clock,
     random: resolved.random,
     rateLimit: () => rateLimiter?.options.limit ?? DEFAULT_RATE_LIMIT.limit,
+    rateWindowEnd: (authorization) => {
+      const key = bearerKey(authorization);
+      return key === undefined ? undefined : rateLimiter?.peek(key)?.resetAt;
+    },
     tenantOf: (authorization) => gateway.keys.authenticate(authorization)?.tenant,
     delivery: gateway.faults,
     operations: faultCatalogue((id) => OPERATION_WORDS[id as keyof typeof OPERATION_WORDS].operationId),

@@ -26,6 +26,8 @@ export interface AnswerDetails {
   limit: number;
   /** The clock's time, ms since the epoch. */
   now: number;
+  /** When the caller's open rate window ends, if one is open: production's Retry-After counts down to it. */
+  windowEnd?: number | undefined;
 }
 
 /** The messaging API's `error` code for a status. */
@@ -74,7 +76,8 @@ function managementAnswer(kind: AnswerKind, d: AnswerDetails): MockResponse {
     case 'error':
       return json(200, { error: 1, message: d.message ?? 'An error occurred. Please try again later.' });
     case 'rate-limited': {
-      const seconds = d.retryAfter ?? 60;
+      // Production answers 429 when the key's window is spent: Retry-After is what is left of it (a fresh one: 60 s).
+      const seconds = d.retryAfter ?? (d.windowEnd === undefined ? 60 : Math.ceil((d.windowEnd - d.now) / 1000));
       const decision = {
         allowed: false,
         limit: d.limit,

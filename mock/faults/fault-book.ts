@@ -94,6 +94,8 @@ export interface FaultBookHost {
   random(): number;
   /** The management API's rate limit in force (for `X-RateLimit-Limit`). */
   rateLimit(): number;
+  /** When the rate window of the key in an Authorization header ends (ms since the epoch), if one is open. */
+  rateWindowEnd(authorization: string | undefined): number | undefined;
   /** The messaging tenant of an Authorization header, or undefined. */
   tenantOf(authorization: string | undefined): string | undefined;
   /** The gateway's delivery faults, armed by the same words. */
@@ -221,7 +223,7 @@ export class FaultBook {
     if (!rule) return undefined;
     const op = this.#host.operations.byName.get(route.operation)!;
     this.#record(rule, op, req);
-    return (answer) => this.#play(rule, op, answer);
+    return (answer) => this.#play(rule, op, req, answer);
   };
 
   #prepare(spec: ApiFaultInput, planSeed: number | undefined, index: number, at = ''): Rule {
@@ -356,7 +358,12 @@ export class FaultBook {
   }
 
   /** Plays a fired rule: its own answer, or the real answer delayed, changed or handed to the adapter to send. */
-  async #play(rule: Rule, op: FaultableOperation, answer: () => Promise<MockResponse>): Promise<MockResponse> {
+  async #play(
+    rule: Rule,
+    op: FaultableOperation,
+    req: MockRequest,
+    answer: () => Promise<MockResponse>,
+  ): Promise<MockResponse> {
     const { spec, view } = rule;
     const injected: InjectedFault = {
       rule: view.id,
@@ -365,7 +372,8 @@ export class FaultBook {
     };
     const wire = (form: WireForm, res: MockResponse): MockResponse => ({ ...res, fault: { ...injected, wire: form } });
     if ((ANSWER_KINDS as readonly string[]).includes(spec.fault)) {
-      const details = { ...spec, limit: this.#host.rateLimit(), now: this.#host.clock.now() };
+      const windowEnd = this.#host.rateWindowEnd(req.headers.authorization);
+      const details = { ...spec, limit: this.#host.rateLimit(), now: this.#host.clock.now(), windowEnd };
       return { ...faultAnswer(spec.fault as AnswerKind, op.api, details), fault: injected };
     }
     switch (spec.fault) {

@@ -69,7 +69,13 @@ export const API_FAULT = input({
   fault: oneOf(FAULT_KINDS, 'HOW the call fails.', { missing: `is required: one of ${FAULT_KINDS.join(', ')}` }),
   status: z.optional(whole(400, 599, 'status: the HTTP status, answered with the API’s own error body.')),
   message: text('status, error, rate-limited, unauthorized, unavailable: the message (default: production’s).'),
-  retryAfter: z.optional(whole(0, 86_400, 'rate-limited (default 60), status, unavailable: seconds in Retry-After.')),
+  retryAfter: z.optional(
+    whole(
+      0,
+      86_400,
+      'rate-limited (default: what is left of the key’s rate window, or 60), status, unavailable: seconds in Retry-After.',
+    ),
+  ),
   ms: MS('latency: added delay on the mock’s clock.'),
   jitterMs: MS('latency: up to this much more, drawn from the seed.'),
   bytes: z.optional(whole(0, 1_048_576, 'cut-body: body bytes sent before the connection drops (default half).')),

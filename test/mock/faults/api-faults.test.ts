@@ -63,6 +63,19 @@ describe('API faults armed in-process', () => {
     expect(limited.headers.get('x-ratelimit-reset')).toBe(String(Math.ceil((clock.now() + 7_000) / 1000)));
   });
 
+  it('says in Retry-After what is left of the key’s own rate window, as production does, when no retryAfter is given', async () => {
+    const clock = new ManualClock();
+    const backend = createMockBackend({ clock, baseUrl: BASE, seed: 'demo' });
+    const get = () =>
+      backend.fetch(`${BASE}/api/account`, { headers: { authorization: `Bearer ${backend.adminKey}` } });
+    expect((await get()).status).toBe(200);
+    await clock.advance(20_000);
+    backend.faults.add({ operation: 'getAccount', fault: 'rate-limited' });
+    const limited = await get();
+    expect(await limited.json()).toMatchObject({ error: 429, 'Retry-After': 40 });
+    expect(limited.headers.get('x-ratelimit-reset')).toBe(String(Math.ceil((clock.now() + 40_000) / 1000)));
+  });
+
   it('answers the messaging gateway’s own outage and key answers', async () => {
     const { backend, call } = setup();
     backend.faults.add({ operation: 'sendMessage', fault: 'unavailable', retryAfter: 2 });
