@@ -1,5 +1,6 @@
 import { createMockBackend, ManualClock, type MockServer, startMockServer } from 'linkgate/mock';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { MAX_BODY_BYTES } from '../../../mock/http/body-limit.js';
 
 const BASE = 'https://api.scope.test';
 const ACME_KEY = `gw_live_${'b'.repeat(24)}`;
@@ -105,7 +106,7 @@ describe('the control route under hostile use', () => {
       ...(body !== undefined && { body }),
     });
 
-  it('arms hundreds of faults in one plan, and refuses a body over the limit with 413', async () => {
+  it('arms hundreds of faults in one plan, and a body at the 1 MB limit; refuses one byte more with 413', async () => {
     server = await startMockServer({ seed: 'demo' });
     const many = {
       faults: Array.from({ length: 500 }, (_, i) => ({ path: '/api/qr/*', fault: 'status', status: 500, nth: i + 1 })),
@@ -115,13 +116,16 @@ describe('the control route under hostile use', () => {
     expect(((await armed.json()) as { faults: unknown[] }).faults).toHaveLength(500);
     const listed = (await (await control('GET', '/__mock/faults')).json()) as { faults: unknown[] };
     expect(listed.faults).toHaveLength(500);
-    // A plan padded just past 1 MB: refused before it is read, nothing armed.
-    const padded = JSON.stringify({
-      faults: [{ operation: 'listDomains', fault: 'error', message: 'x'.repeat(1_048_576) }],
-    });
-    const refused = await control('POST', '/__mock/faults', padded);
+    // A body of exactly 1 MB is read and armed; one byte more is refused before it is read, and nothing is armed.
+    const padded = (bytes: number) => {
+      const shell = JSON.stringify({ faults: [{ operation: 'listDomains', fault: 'error', message: '' }] });
+      return shell.replace('"message":""', `"message":"${'x'.repeat(bytes - shell.length)}"`);
+    };
+    expect(Buffer.byteLength(padded(MAX_BODY_BYTES))).toBe(MAX_BODY_BYTES);
+    expect((await control('POST', '/__mock/faults', padded(MAX_BODY_BYTES))).status).toBe(200);
+    const refused = await control('POST', '/__mock/faults', padded(MAX_BODY_BYTES + 1));
     expect(refused.status).toBe(413);
-    expect(((await (await control('GET', '/__mock/faults')).json()) as { faults: unknown[] }).faults).toHaveLength(500);
+    expect(((await (await control('GET', '/__mock/faults')).json()) as { faults: unknown[] }).faults).toHaveLength(501);
   });
 
   it('a latency longer than the client waits: the client gives up, the server keeps answering', async () => {
