@@ -1,12 +1,12 @@
 // A client in another language against the standalone server's wire faults: Python 3's standard library, in its own
 // process, sees a hang as its own timeout, a trickle as a slow but whole body, broken JSON as a decode error and a
 // reset after the headers as a dropped connection.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { type CliServer, startCli } from './support/processes.js';
+import { runCommand } from './support/run-command.js';
 
 const ADMIN_KEY = 'e2e-python-faults-key-01';
 const dir = mkdtempSync(join(tmpdir(), 'linkgate-python-faults-'));
@@ -39,24 +39,6 @@ for path in ["/api/account", "/api/domains", "/api/pixels", "/api/qr"]:
     print(f"{path}: {outcome} after {time.monotonic() - started:.1f} s")
 `;
 
-function python(args: string[]) {
-  return new Promise<{ code: number | null; out: string }>((resolve) => {
-    const child = spawn('python3', args, { cwd: dir });
-    let out = '';
-    child.stdout.on('data', (d) => {
-      out += d;
-    });
-    child.stderr.on('data', (d) => {
-      out += d;
-    });
-    const killer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.on('close', (code) => {
-      clearTimeout(killer);
-      resolve({ code, out });
-    });
-  });
-}
-
 describe('a Python client against linkgate mock --faults', () => {
   let cli: CliServer | undefined;
   afterEach(async () => {
@@ -67,7 +49,7 @@ describe('a Python client against linkgate mock --faults', () => {
     writeFileSync(join(dir, 'plan.json'), JSON.stringify(PLAN));
     writeFileSync(join(dir, 'client.py'), CLIENT);
     cli = await startCli(['--admin-key', ADMIN_KEY, '--faults', join(dir, 'plan.json'), '--rate-limit', 'off']);
-    const run = await python(['client.py', cli.url, ADMIN_KEY]);
+    const run = await runCommand('python3', ['client.py', cli.url, ADMIN_KEY], { cwd: dir, timeoutMs: 60_000 });
     expect(run.code, run.out).toBe(0);
     const lines = run.out.trim().split('\n');
     // No answer: Python gives up at its own 1 s timeout.

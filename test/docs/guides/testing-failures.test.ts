@@ -1,11 +1,11 @@
 // docs/guides/testing-failures.md, run as written: its vitest suite in a vitest of its own, its plan file given to
 // `linkgate mock --faults` in its own process, and its Python client (python3, standard library) against that server,
 // twice, each output compared with the guide's.
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { root, spawnNode } from '../../e2e/support/processes.js';
+import { runCommand as run } from '../../e2e/support/run-command.js';
 
 const GUIDE = 'docs/guides/testing-failures.md';
 const MARK = `<!-- tested: test/docs/guides/testing-failures.test.ts -->`;
@@ -32,25 +32,6 @@ const tmp = join(root, '.tmp');
 mkdirSync(tmp, { recursive: true });
 const dir = mkdtempSync(join(tmp, 'guide-testing-failures-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-/** Runs a command to its end; resolves with its output. */
-function run(command: string, args: string[], options: { cwd: string; env?: Record<string, string> }) {
-  return new Promise<{ code: number | null; out: string }>((resolve) => {
-    const child = spawn(command, args, { cwd: options.cwd, env: { ...process.env, ...options.env } });
-    let out = '';
-    child.stdout.on('data', (d) => {
-      out += d;
-    });
-    child.stderr.on('data', (d) => {
-      out += d;
-    });
-    const killer = setTimeout(() => child.kill('SIGKILL'), 120_000);
-    child.on('close', (code) => {
-      clearTimeout(killer);
-      resolve({ code, out });
-    });
-  });
-}
 
 const plain = (text: string) =>
   text
