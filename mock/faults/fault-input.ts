@@ -21,7 +21,7 @@ export const FAULT_KINDS = [
   'trickle',
 ] as const;
 
-/** A kind of {@link FAULT_KINDS}. */
+/** A kind of API fault: how the call fails (`status`, `reset`, `trickle`...). */
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 /** Which details each kind reads; any other detail given is refused, never ignored. */
