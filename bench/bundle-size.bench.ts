@@ -1,22 +1,25 @@
-// Bundle sizes of the SDK's apps (bench/apps: every resource called, one management call, MessagingClient alone):
-// esbuild (browser, minified), gzip -9, beside their floors bundled the same way in the same run, and what each part
-// of the SDK costs in each: every part is bundled with a no-op stand-in in its place, the difference is its share.
-// Targets of issue #23: every resource <= 22 KB, one call <= 18 KB, messaging only <= 16 KB. `npm run size` measures
-// the same apps against the built entry; the parts are measured on the sources, which bundle to within 0.2 KB of it.
+// Bundle sizes of the apps (bench/apps): esbuild (browser, minified), gzip -9, judged as `npm run size` judges them
+// (#30: what linkgate adds to a host app already on ky + zod/mini, and standalone, each beside its floor, PASS/MISS),
+// then what each part of the SDK costs in each SDK app: every part is bundled with a no-op stand-in in its place, the
+// difference is its share. The parts are measured on the sources, which bundle to within 0.2 KB of the built entry.
 import { appEntry, gzipped, removeWorkDir } from './support/app-bundle.js';
 import { type FloorApp, kyAlone, kyAndEverySchema, kyAndOneSchema } from './support/floor-apps.js';
+import { buildShippedEntries } from './support/package-build.js';
+import { sizeBudgets } from './support/size-budgets.js';
+import { measureBudget } from './support/size-figures.js';
 
-const apps: { name: string; app: string; targetKb: number; floor: FloorApp }[] = [
-  { name: 'every resource called', app: 'every-resource', targetKb: 22, floor: kyAndEverySchema },
-  { name: 'one call (account.get)', app: 'one-call', targetKb: 18, floor: kyAndOneSchema },
-  { name: 'MessagingClient, messages.send', app: 'messaging', targetKb: 16, floor: kyAndOneSchema },
+const apps: { name: string; app: string; floor: FloorApp }[] = [
+  { name: 'every resource called', app: 'every-resource', floor: kyAndEverySchema },
+  { name: 'one call (account.get)', app: 'one-call', floor: kyAndOneSchema },
+  { name: 'MessagingClient, messages.send', app: 'messaging', floor: kyAndOneSchema },
 ];
 
 // Each part of the SDK and a stand-in that keeps the rest compiling but does nothing.
 const parts: Record<string, Record<string, string>> = {
   'the transport (its own, in place of ky)': {
     'src/core/transport.ts':
-      'export const exchange = (url, { fetch }) => fetch(new Request(url)); export const isNetworkError = () => false;',
+      'export const exchange = (url, { fetch }) => fetch(new Request(url)); export const isNetworkError = () => false;' +
+      ' export const isRequest = (value) => value instanceof Request;',
   },
   'the rate limiter and its store': {
     'src/core/rate-limiter.ts':
@@ -73,13 +76,18 @@ const parts: Record<string, Record<string, string>> = {
 const kb = (n: number) => (n / 1024).toFixed(1);
 
 try {
+  const shipped = await buildShippedEntries();
+  for (const budget of sizeBudgets) {
+    for (const { line } of await measureBudget(budget, shipped)) console.log(line);
+  }
+  console.log('');
   const floors = new Map<FloorApp, number>();
   for (const floor of [kyAlone, kyAndOneSchema, kyAndEverySchema]) {
     const { gz, raw } = await gzipped(floor.source, 'floor');
     floors.set(floor, gz);
     console.log(`floor  ${floor.name.padEnd(34)}: ${kb(gz)} KB gzip (${kb(raw)} KB min)`);
   }
-  for (const { name, app, targetKb, floor } of apps) {
+  for (const { name, app, floor } of apps) {
     const source = appEntry(app);
     const ours = await gzipped(source, app);
     const floorGz = floors.get(floor)!;
@@ -87,21 +95,25 @@ try {
     console.log(`  floor ${floor.name}: ${kb(floorGz)} KB; linkgate adds ${kb(ours.gz - floorGz)} KB`);
     let named = 0;
     for (const [part, standIns] of Object.entries(parts)) {
-      const without = await gzipped(source, `${app}-without`, standIns);
+      // A stand-in the code has outgrown (a new export, a file gone) is reported, not a crash of the whole bench.
+      const without = await gzipped(source, `${app}-without`, standIns).catch((error: Error) => error);
+      if (without instanceof Error) {
+        console.log(`  of which ${part}: not measured, its stand-in no longer fits: ${without.message.split('\n')[1]}`);
+        continue;
+      }
       named += ours.gz - without.gz;
       console.log(`  of which ${part}: ${kb(ours.gz - without.gz)} KB gzip`);
     }
-    const bare = await gzipped(source, `${app}-bare`, Object.assign({}, ...Object.values(parts)));
+    const bare = await gzipped(source, `${app}-bare`, Object.assign({}, ...Object.values(parts))).catch(
+      () => undefined,
+    );
     console.log(
-      `  the parts above add up to ${kb(named)} KB; with all of them stubbed at once the app is ${kb(bare.gz)} KB:`,
+      `  the parts above add up to ${kb(named)} KB; with all of them stubbed at once the app is ${bare ? kb(bare.gz) : 'not measured'} KB:`,
     );
     console.log(
       '    zod/mini, the schemas, the request loop (send, classify, retry, wait), the client and its resources',
     );
-    const pass = ours.gz <= targetKb * 1024;
-    console.log(
-      `  ratio to floor ${(ours.gz / floorGz).toFixed(2)}x; size: ${kb(ours.gz)} KB (target <= ${targetKb} KB) ${pass ? 'PASS' : 'MISS'}`,
-    );
+    console.log(`  ratio to floor ${(ours.gz / floorGz).toFixed(2)}x`);
   }
 } finally {
   removeWorkDir();

@@ -1,6 +1,7 @@
-// `npm run changelog` (and `npm pack`/`npm publish`, through prepack): writes the release notes of the version in
-// package.json from the pending changesets in .changeset/, in `changeset version`'s format, above the sections of
-// earlier versions. With no changeset pending (`npx changeset version` has consumed them) the file is left as it is.
+// `npm run changelog` (and `npm publish`, through prepublishOnly; never `npm pack`, which must leave the checkout as it
+// is): writes the release notes of the version in package.json from the pending changesets in .changeset/, in
+// `changeset version`'s format, above the sections of earlier versions. With no changeset pending (`npx changeset
+// version` has consumed them) the file is left as it is.
 // Run: node --import tsx scripts/changelog.ts
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -20,7 +20,8 @@ const SPARE_FDS = 200;
 /** Resident memory the server may add between the first and the last quarter of the run. */
 export const LOAD_MEMORY_DRIFT_BOUND_MB = 64;
 
-interface AutocannonResult {
+/** What autocannon reports of a run (the figures the load runs read). */
+export interface AutocannonResult {
   requests: { average: number; total: number };
   latency: { p99: number; average: number; max: number };
   non2xx: number;
@@ -28,7 +29,8 @@ interface AutocannonResult {
   timeouts: number;
   statusCodeStats?: Record<string, { count: number }>;
 }
-type Autocannon = (opts: {
+/** autocannon's programmatic entry, as the load runs call it. */
+export type Autocannon = (opts: {
   url: string;
   connections: number;
   duration: number;
@@ -153,7 +155,7 @@ export async function startCli(fds = 1024): Promise<{ child: ChildProcess; url: 
 }
 
 /** The soft open-files limit of a process (`self` or a pid), from /proc; Infinity where it cannot be read. */
-function openFilesLimit(pid: number | 'self' | undefined): number {
+export function openFilesLimit(pid: number | 'self' | undefined): number {
   try {
     const soft = /Max open files\s+(\S+)/.exec(readFileSync(`/proc/${pid}/limits`, 'utf8'))?.[1];
     return soft === undefined || soft === 'unlimited' ? Number.POSITIVE_INFINITY : Number(soft);
@@ -163,7 +165,7 @@ function openFilesLimit(pid: number | 'self' | undefined): number {
 }
 
 /** The kernel's count of connections dropped because an accept queue was full (TcpExt ListenOverflows). */
-function listenOverflows(): number {
+export function listenOverflows(): number {
   try {
     const lines = readFileSync('/proc/net/netstat', 'utf8').split('\n');
     const names = lines.find((l) => l.startsWith('TcpExt:'))!.split(/\s+/);

@@ -5,6 +5,9 @@
 // with a short window; no call may fail, and the API's rate-limit answers are counted. Webhook dedupe: two receiver
 // replicas, each with its own ioredis connection and RedisDedupeStore, get every delivery twice (one copy each), retried like
 // the gateway does until answered 200; no event may be lost, and none handled twice unless Redis lost what it held.
+// At full size, #31.12's arrangement too (bench/reliability/redis-idle-worker.ts): six worker processes, one idle on
+// ioredis, against `linkgate mock --rate-limit 30/6s`, redis-server killed partway into a window and left dead; no
+// worker may get a rate-limit answer.
 
 import type { AddressInfo } from 'node:net';
 import { createServer, type Server, type Socket, connect as tcpConnect } from 'node:net';
@@ -15,6 +18,7 @@ import { Linkgate } from '../../src/index.js';
 import { RedisDedupeStore, RedisRateLimitStore } from '../../src/redis/index.js';
 import { createTestDelivery, createWebhookHandler } from '../../src/webhooks/index.js';
 import { type RedisServer, redisMissing, startRedisServer } from '../../test/redis/support/redis-process.js';
+import { idleWorkerAfterRedisDies } from './redis-idle-worker.js';
 import { Examples, type PartOptions, type PartReport, zeroCheck } from './report.js';
 
 const SECRET = 'whsec_live_0123456789abcdef0123456789abcdef';
@@ -102,6 +106,23 @@ export async function redisFaults(options: PartOptions = {}): Promise<PartReport
     await proxy.close();
     await redis.stop();
   }
+  const idleAnswers = new Examples();
+  if (options.size !== 'ci') {
+    // A Redis of its own, killed and left dead.
+    const own = await startRedisServer();
+    try {
+      const run = await idleWorkerAfterRedisDies(own);
+      sent += run.calls;
+      run.workers.forEach((worker, i) => {
+        for (let n = 0; n < worker.answers; n++) idleAnswers.add(i === 0 ? 'the idle worker (ioredis)' : `worker ${i}`);
+        if (worker.code !== 0) failedCalls.add(`#31.12 arrangement: worker ${i} exited ${worker.code}`);
+      });
+      figures['six workers, one idle on ioredis, Redis killed mid-window (#31.12)'] =
+        `${run.workers.map((w) => w.answers).join(', ')} rate-limit answers per worker (the idle one first); calls per 6 s window ${run.perWindow.join(', ')}; ${run.calls} requests for ${run.expectedCalls} calls, ${run.ms} ms`;
+    } finally {
+      await own.stop();
+    }
+  }
   figures['requests sent'] = sent;
   return {
     part: 'Redis faults',
@@ -109,6 +130,7 @@ export async function redisFaults(options: PartOptions = {}): Promise<PartReport
     checks: [
       zeroCheck('SDK calls failed because Redis did', failedCalls),
       zeroCheck('rate-limit answers while Redis kept its state', answers),
+      zeroCheck('rate-limit answers after Redis died, six workers, one idle on ioredis (#31.12)', idleAnswers),
       zeroCheck('events lost', lost),
       zeroCheck('events handled twice while Redis kept its state', twice),
     ],

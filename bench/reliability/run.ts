@@ -4,10 +4,11 @@
 //
 //   npm run reliability                  full size, fixed seed
 //   npm run reliability -- --ci          the size CI runs (test/reliability/suite.test.ts runs the same)
-//   npm run reliability -- --load        adds the load run (never in CI)
+//   npm run reliability -- --load        adds the load runs and the connection burst (never in CI)
 //   npm run reliability -- --seed 7      another seed
 //   npm run reliability -- fuzz sdk      only the parts whose names contain these words
 import { cpus, loadavg, totalmem } from 'node:os';
+import { connectionBurst } from './connection-burst.js';
 import { attackGateway } from './faulty-receivers.js';
 import { fixtureLoad } from './fixture-load.js';
 import { attackReceivers } from './hostile-deliveries.js';
@@ -16,6 +17,7 @@ import { attackSdk } from './hostile-servers.js';
 import { inspectorReaders } from './inspector-readers.js';
 import { LOAD_SIZES, loadRun } from './load-run.js';
 import { fuzzMockApi } from './mock-api-fuzz.js';
+import { driftMemory } from './proxy-memory.js';
 import { redisFaults } from './redis-faults.js';
 import { DEFAULT_SEED, holds, type PartOptions, type PartReport, printReport } from './report.js';
 
@@ -29,6 +31,7 @@ export const PARTS: Record<string, (options: PartOptions) => Promise<PartReport>
   inspector: inspectorReaders,
   fixture: fixtureLoad,
   redis: redisFaults,
+  'drift-memory': driftMemory,
 };
 
 const args = process.argv.slice(2);
@@ -69,6 +72,12 @@ for (const [word, part] of selected) {
 }
 for (const size of flag('--load') ? LOAD_SIZES : []) {
   const report = await loadRun({ ...options, ...size });
+  reports.push(report);
+  printReport(report);
+}
+if (flag('--load')) {
+  // Issue 31 item 13: 5,000 connections at once, the mock beside a bare node:http server in the same run.
+  const report = await connectionBurst(options);
   reports.push(report);
   printReport(report);
 }

@@ -1,5 +1,6 @@
-// The floors an SDK app's bundle is judged against: what any client on ky that checks answers with zod/mini must ship
-// whatever its own code does. Bundled the same way as the apps, in the same run (`npm run size`, bundle-size bench).
+// The floors an app's bundle is judged against: what any client on ky that checks answers with zod/mini must ship
+// whatever its own code does, and the host apps already on that stack that linkgate's added bytes are measured on.
+// Bundled the same way as the apps, in the same run (`npm run size`, bundle-size bench).
 import { join } from 'node:path';
 import { root } from './app-bundle.js';
 
@@ -40,5 +41,21 @@ const all = [s.dataEnvelope(s.Account), s.AccountUpdate, s.pagedEnvelope(s.Domai
   s.QrUpdate, s.QrDetailEnvelope, s.QrCreatedEnvelope, s.dataEnvelope(s.Plan), s.PlanSubscription, s.dataEnvelope(s.User),
   s.UserCreate, s.UserCreatedEnvelope, s.UserListQuery, s.PageQuery, s.MessageEnvelope, s.CreatedEnvelope];
 export const main = async () => all.map((schema) => schema.safeParse(ky.get('https://x.example').json()));
+`,
+};
+
+/** The host app of the "added to an app on ky + zod/mini" figures: one ky call whose answer a zod/mini schema checks. */
+export const hostOnKyAndZod: FloorApp = {
+  name: 'an app on ky + zod/mini: one ky call checked by a schema',
+  source: kyAndOneSchema.source,
+};
+
+/** The host app of the receiver's "added" figure: an app that checks its own input with one zod/mini schema. */
+export const hostOnZod: FloorApp = {
+  name: 'an app on zod/mini: one schema parsed',
+  source: `
+import * as z from 'zod/mini';
+const schema = z.looseObject({ id: z.string(), count: z.number().check(z.int()), tags: z.array(z.string()) });
+export const main = (value) => schema.safeParse(value);
 `,
 };

@@ -1,7 +1,8 @@
 // The `linkgate` entry as it ships: built with the package's own tsup configuration (the same entries, so the same
 // shared chunks), so apps are measured against what users install rather than against the sources, which bundlers
 // see one module at a time and so tree-shake better than the published chunks.
-import { join } from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { build, type Options } from 'tsup';
 import tsupConfig from '../../tsup.config.js';
 import { dir, root } from './app-bundle.js';
@@ -25,5 +26,9 @@ export async function buildShippedEntries(outDir = join(dir, 'dist')): Promise<s
     silent: true,
     config: false,
   });
+  // The package.json bundlers read beside the built files, as in node_modules/linkgate: its sideEffects say which
+  // modules must be kept for what they do at import (the Node webhooks entry compiles the event schemas).
+  const { name, type, sideEffects } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  writeFileSync(join(dirname(outDir), 'package.json'), JSON.stringify({ name, type, sideEffects }));
   return outDir;
 }

@@ -8,7 +8,7 @@ import type { InjectedFault, MockRequest, MockResponse, WireForm } from '../http
 import { createInspectorServer } from '../inspector/inspector-server.js';
 import { EXPOSED_HEADERS, isPreflight, preflightHeaders } from './cors.js';
 import { heldOpen, playNodeFault } from './node-fault.js';
-import type { RequestLogEntry } from './request-log.js';
+import { pathWithoutSecret, type RequestLogEntry } from './request-log.js';
 import type { MockRequestHandler } from './web.js';
 
 const NODE_HTTP = 'node:http';
@@ -90,8 +90,17 @@ export async function startMockServer<B extends MockRequestHandler = BackendCore
     (await import(NODE_HTTP))) as typeof import('node:http');
   // The inspector (page at `/`, live feed at `/__mock/events`) needs the whole backend, not just a request handler.
   const inspector = isBackendCore(backend) ? createInspectorServer(backend) : undefined;
+  // The control token never reaches a log, wherever in the request target a client put it.
+  const token = isBackendCore(backend) ? () => backend.gateway.controlToken : () => '';
+  const report =
+    onResponse &&
+    ((entry: RequestLogEntry) => {
+      // The entry is this request's own: its path is replaced, not copied.
+      entry.path = pathWithoutSecret(entry.path, token());
+      onResponse(entry);
+    });
   const handler = (req: IncomingMessage, res: ServerResponse) => {
-    if (onResponse) reportWhenAnswered(req, res, onResponse);
+    if (report) reportWhenAnswered(req, res, report);
     if (inspector) {
       if (inspector.handle(req, res, pathOf(req.url))) return;
       // What a request changed reaches the inspector's readers once it is answered.
@@ -116,7 +125,7 @@ export async function startMockServer<B extends MockRequestHandler = BackendCore
       handler(req, res);
       return;
     }
-    if (onResponse) reportWhenAnswered(req, res, onResponse);
+    if (report) reportWhenAnswered(req, res, report);
     write(res, refusal, true);
   });
   await new Promise<void>((resolve, reject) => {

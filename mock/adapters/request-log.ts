@@ -78,3 +78,37 @@ export function formatRequestLine(entry: RequestLogEntry, caller: string): strin
   const line = `${entry.method} ${entry.path} ${entry.status || 'no answer'} ${caller} ${entry.ms.toFixed(0)} ms`;
   return entry.fault === undefined ? line : `${line} [injected fault ${entry.fault}]`;
 }
+
+/** What a secret in a logged path is replaced with. */
+const HIDDEN = '[hidden]';
+/** Rounds of percent-decoding looked through: `%2523` is `#` encoded twice; past this the path is not shown. */
+const DECODE_ROUNDS = 4;
+
+/**
+ * A request's path as the log may show it, with `secret` (the control token) taken out wherever the client put it:
+ * plainly, or percent-encoded (`/%23token=...`, each character as `%XX`, encoded again). Where only a decoded form
+ * shows the secret, that form is logged with the secret hidden; a path still encoded after four rounds is cut at its
+ * first `%`. Paths without the secret are logged as sent.
+ *
+ * @example
+ * pathWithoutSecret('/__mock/%63tl_abc', 'ctl_abc'); // '/__mock/[hidden]'
+ */
+export function pathWithoutSecret(path: string, secret: string): string {
+  if (secret === '') return path;
+  let shown = path.includes(secret) ? path.split(secret).join(HIDDEN) : path;
+  if (!shown.includes('%')) return shown;
+  let decoded = shown;
+  for (let round = 0; round < DECODE_ROUNDS; round++) {
+    const next = percentDecoded(decoded);
+    if (next === decoded) return shown;
+    decoded = next;
+    if (decoded.includes(secret)) shown = decoded = decoded.split(secret).join(HIDDEN);
+  }
+  return percentDecoded(decoded) === decoded
+    ? shown
+    : `${shown.slice(0, shown.indexOf('%'))}[encoded ${DECODE_ROUNDS} times over: not shown]`;
+}
+
+/** `%XX` sequences decoded one byte each (the token is ASCII); malformed ones are left as they are. */
+const percentDecoded = (text: string) =>
+  text.replace(/%([0-9A-Fa-f]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));

@@ -3,7 +3,7 @@
 import { writeFileSync } from 'node:fs';
 import { CannotRun } from '../drift/deployment-client.js';
 import { type TourResult, tourDeployment } from '../drift/deployment-tour.js';
-import { DriftUsageError, readFlags, readIgnores, readKey, readPositive, readUrl } from '../drift/drift-options.js';
+import { DriftUsageError, readApiUrl, readFlags, readIgnores, readKey, readPositive } from '../drift/drift-options.js';
 import { type DriftSummary, DriftTally, formatTally } from '../drift/drift-tally.js';
 import { isIgnored, scrubFinding, secretHider } from '../drift/findings.js';
 import { buildRecording } from '../drift/recording.js';
@@ -18,7 +18,8 @@ each field's type and rule, unknown fields, rate-limit headers and the documente
 changed or deleted unless --write is given.
 
 Options:
-  --base-url <url>            the management API's address (required)
+  --base-url <url>            the management API's address (required); a path is kept
+                              (https://example.com/links), a user name, password, query or fragment refused
   --api-key <key>             your API key (or LINKGATE_API_KEY)
   --messaging-base-url <url>  the messaging API's address (checked with an empty send, which it refuses)
   --messaging-key <key>       the messaging key (or LINKGATE_MESSAGING_KEY)
@@ -35,7 +36,10 @@ Options:
   --max-wait <s>              longest wait for the rate window to reopen   (default 65)
   -h, --help                  show this help
 
-Exit codes: 0 every answer matched, 1 drift found, 2 the check could not run.
+Values linkgate reads but the API documents in another form (a numeric string for a number, a date not written
+YYYY-MM-DD HH:MM:SS) are drift too, reported as "tolerated by linkgate, differs from the API".
+
+Exit codes: 0 every answer matched, 1 drift found, 2 the check could not run (or could not recognise an answer).
 `;
 
 const FLAGS = {
@@ -62,17 +66,28 @@ export interface DriftIo {
   env: Record<string, string | undefined>;
 }
 
-/** Why a variant was not seen: some show only in some answers. */
-const UNSEEN: Record<ProductionVariantName, (run: { write: boolean; rateLimited: boolean }) => string> = {
-  overlayCollection: () => 'the overlay list used "cta", as the spec says',
+/** What the run could see of a variant it did not match: each shows only in some answers. */
+interface Unseen {
+  /** False when no answer of the run could show the variant: it was not checked at all. */
+  checked: boolean;
+  why: string;
+}
+
+/** Why a variant was not matched, or why it could not be checked. */
+const UNSEEN: Record<ProductionVariantName, (run: { write: boolean; rateLimited: boolean }) => Unseen> = {
+  overlayCollection: () => ({ checked: true, why: 'the overlay list used "cta", as the spec says' }),
   stringIds: ({ write }) =>
-    write ? 'new ids came back as numbers, as the spec says' : 'only ids of new records show it: add --write to see',
+    write
+      ? { checked: true, why: 'new ids came back as numbers, as the spec says' }
+      : { checked: false, why: 'only ids of new records show it: add --write to see' },
   negativeRemaining: ({ rateLimited }) =>
     rateLimited
-      ? 'X-RateLimit-Remaining stayed at 0 or above when over the limit'
-      : 'only answers over the rate limit show it; the tour stayed under it',
-  perAttemptDeliveryIds: () =>
-    "webhook deliveries only show it: run linkgate proxy --receiver <your receiver URL>, set the gateway's webhook URL to the proxy, and let one delivery fail once",
+      ? { checked: true, why: 'X-RateLimit-Remaining stayed at 0 or above when over the limit' }
+      : { checked: false, why: 'only answers over the rate limit show it; the tour stayed under it' },
+  perAttemptDeliveryIds: () => ({
+    checked: false,
+    why: "webhook deliveries only show it: run linkgate proxy --receiver <your receiver URL>, set the gateway's webhook URL to the proxy, and let one delivery fail once",
+  }),
 };
 
 /** The check's JSON report. */
@@ -81,8 +96,10 @@ export interface CheckReport extends DriftSummary {
   exitCode: 0 | 1;
   /** Whether the key was an admin's (plans and users were read). */
   admin: boolean;
-  /** Each variant not matched, and what the run could tell about it. */
-  notMatched: { variant: ProductionVariantName; why: string }[];
+  /** Each variant not matched, whether the run could see it at all (`checked`), and what it could tell. */
+  notMatched: ({ variant: ProductionVariantName } & Unseen)[];
+  /** Differences that linkgate reads but that are not the API's documented form (kind `tolerated`). */
+  tolerated: number;
   /** The fixture file written by --record. */
   recording?: string;
 }
@@ -110,10 +127,10 @@ export async function runCheck(argv: string[], io: DriftIo): Promise<number> {
   }
   const hide = secretHider([apiKey, messagingKey]);
   try {
-    const baseUrl = readUrl('base-url', flags['base-url'], true);
+    const baseUrl = readApiUrl('base-url', flags['base-url'], true);
     if (apiKey === undefined)
       throw new DriftUsageError('--api-key (or LINKGATE_API_KEY) is required: the key of a user of the deployment.');
-    const messagingBaseUrl = readUrl('messaging-base-url', flags['messaging-base-url'], false);
+    const messagingBaseUrl = readApiUrl('messaging-base-url', flags['messaging-base-url'], false);
     if (messagingBaseUrl && messagingKey === undefined) {
       throw new DriftUsageError('--messaging-base-url needs --messaging-key (or LINKGATE_MESSAGING_KEY).');
     }
@@ -128,6 +145,7 @@ export async function runCheck(argv: string[], io: DriftIo): Promise<number> {
       }),
     };
     const tally = new DriftTally();
+    const unrecognised: string[] = [];
     let tour: TourResult;
     try {
       tour = await tourDeployment({
@@ -136,7 +154,8 @@ export async function runCheck(argv: string[], io: DriftIo): Promise<number> {
         ...(messagingBaseUrl && { messagingBaseUrl, messagingKey }),
         write: flags.write ?? false,
         ...limits,
-        onExchange: (_exchange, verdict) => {
+        onExchange: (exchange, verdict) => {
+          if (verdict.operation === 'unknown') unrecognised.push(`${exchange.method} ${exchange.url}`);
           const findings = verdict.findings.map((f) => scrubFinding(f, hide)).filter((f) => !isIgnored(f, ignores));
           tally.add(verdict, findings);
         },
@@ -146,6 +165,16 @@ export async function runCheck(argv: string[], io: DriftIo): Promise<number> {
       throw error;
     }
     const summary = tally.summary();
+    const answers = summary.operations.reduce((n, o) => n + o.calls, 0);
+    // An answer the table cannot name is one nothing was checked against: never a pass.
+    if (unrecognised.length > 0 || answers === 0) {
+      return cannotRun(
+        `${unrecognised.length} of ${answers} answers could not be matched to an operation of linkgate's table (${unrecognised[0] ?? 'none answered'}), so they were not checked; check --base-url (a deployment under a path is given with it: https://example.com/links).`,
+        io,
+        hide,
+        flags.json,
+      );
+    }
     const report: CheckReport = {
       baseUrl: baseUrl.href,
       ...summary,
@@ -153,8 +182,9 @@ export async function runCheck(argv: string[], io: DriftIo): Promise<number> {
       admin: tour.admin,
       notMatched: PRODUCTION_VARIANT_NAMES.filter((v) => !summary.variants.includes(v)).map((variant) => ({
         variant,
-        why: UNSEEN[variant]({ write: flags.write ?? false, rateLimited: tour.rateLimited }),
+        ...UNSEEN[variant]({ write: flags.write ?? false, rateLimited: tour.rateLimited }),
       })),
+      tolerated: summary.operations.reduce((n, o) => n + o.differences.filter((d) => d.kind === 'tolerated').length, 0),
     };
     if (flags.record !== undefined) {
       const fixture = buildRecording(tour.records, tour.admin, summary.variants);
@@ -173,15 +203,18 @@ export async function runCheck(argv: string[], io: DriftIo): Promise<number> {
 }
 
 /** The human report: the table, the variants, the verdict. */
-function formatCheck(report: CheckReport): string {
+export function formatCheck(report: CheckReport): string {
+  const drifted = report.operations.filter((o) => o.differences.length > 0).length;
+  const tolerated =
+    report.tolerated > 0
+      ? `; ${report.tolerated} difference(s) are values linkgate tolerates but the API documents otherwise`
+      : '';
   const lines = [
     `linkgate check ${report.baseUrl} (${report.admin ? "an admin's key: plans and users read too" : 'not an admin key: plans and users skipped'})`,
     '',
     formatTally(report.operations),
-    report.variants.length > 0
-      ? `Production variants matched: ${report.variants.join(', ')}. Reproduce this deployment with: ${report.reproduce}`
-      : `Production variants matched: none.${report.ok ? ' The plain mock reproduces this deployment: linkgate mock' : ''}`,
-    ...report.notMatched.map((n) => `  ${n.variant}: not matched (${n.why})`),
+    variantsHeadline(report),
+    ...report.notMatched.map((n) => `  ${n.variant}: ${n.checked ? 'not matched' : 'not checked'} (${n.why})`),
     ...(report.recording
       ? [
           `Recording written to ${report.recording}, variants included: start a mock from it with linkgate mock --fixture ${report.recording}`,
@@ -190,10 +223,25 @@ function formatCheck(report: CheckReport): string {
     '',
     report.ok
       ? 'Result: every answer matched the operation table (exit 0).'
-      : `Result: drift in ${report.operations.filter((o) => o.differences.length > 0).length} operation(s) (exit 1).`,
+      : `Result: drift in ${drifted} operation(s)${tolerated} (exit 1).`,
     '',
   ];
   return lines.join('\n');
+}
+
+/**
+ * What the variants line claims is what the run proved: the variants it matched, those no answer of the run could
+ * show (not checked), and the mock that reproduces what was checked (only when nothing drifted).
+ */
+function variantsHeadline(report: CheckReport): string {
+  const unchecked = report.notMatched.filter((n) => !n.checked).map((n) => n.variant);
+  const matched = `Production variants matched: ${report.variants.length > 0 ? report.variants.join(', ') : 'none'}.`;
+  const notChecked = unchecked.length > 0 ? ` Not checked: ${unchecked.join(', ')} (see below).` : '';
+  if (!report.ok) return matched + notChecked;
+  const what = unchecked.length > 0 ? 'what was checked' : 'this deployment';
+  return report.variants.length > 0
+    ? `${matched}${notChecked} Reproduce ${what} with: ${report.reproduce}`
+    : `${matched}${notChecked} The plain mock reproduces ${what}: linkgate mock`;
 }
 
 function cannotRun(message: string, io: DriftIo, hide: (t: string) => string, json = false): number {

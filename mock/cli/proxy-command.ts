@@ -3,13 +3,16 @@
 // (an app's test suite) run through it with LINKGATE_BASE_URL pointing at the proxy.
 import { spawn } from 'node:child_process';
 import { closeSync, openSync, writeFileSync, writeSync } from 'node:fs';
+import { constants as osConstants } from 'node:os';
 import { checkingProxyListenError, startCheckingProxy } from '../drift/checking-proxy.js';
 import { DELIVERY_OPERATIONS, DeliveryChecker, type DeliveryIdVerdict } from '../drift/delivery-check.js';
 import { DriftUsageError, readFlags, readIgnores, readPositive, readUrl } from '../drift/drift-options.js';
 import { DriftTally, formatTally } from '../drift/drift-tally.js';
 import { checkExchange, type Exchange } from '../drift/exchange-check.js';
-import { formatFinding, isIgnored, scrubFinding, secretHider } from '../drift/findings.js';
-import { buildRecording, type ObservedRecords } from '../drift/recording.js';
+import { formatFinding, isIgnored, scrubFinding } from '../drift/findings.js';
+import { nestsDeeperThan, TOO_DEEP } from '../drift/json-depth.js';
+import { buildCallersRecording, type CallerRecords } from '../drift/recording.js';
+import { SecretSet } from '../drift/secret-hiding.js';
 import type { DriftIo } from './check-command.js';
 import { readPortFlag } from './mock-options.js';
 
@@ -28,7 +31,8 @@ perAttemptDeliveryIds variant, one that keeps its id is the spec. A receiver tha
 makes the gateway retry it, which shows which.
 
 With "-- <command>", runs the command (e.g. your app's test suite) with LINKGATE_BASE_URL set to the proxy, stops
-when it ends and exits with its status.
+when it ends and exits with its status (128 + n when signal n ended it). SIGTERM and SIGHUP are passed on to the
+command, and SIGKILL follows 5 s later if it is still running.
 
 Options:
   --upstream <url>         the deployment to forward to (this or --receiver)
@@ -41,7 +45,9 @@ Options:
   --fail-on-drift          exit 1 when anything drifted (after the command's own failure)
   --record <file>          write the records the answers showed, and the variants they matched, as a
                            fixture: linkgate mock --fixture <file>
-  --max-body <MB>          bytes of each body checked; larger ones pass unchecked  (default 5)
+  --max-body <MB>          bytes of each body checked; larger ones pass unchecked  (default 5); copies
+                           of bodies in flight hold at most 8 times this in all, bodies past it pass
+                           unchecked ("not checked: body over budget")
   -h, --help               show this help
 `;
 
@@ -60,6 +66,9 @@ const FLAGS = {
 } as const;
 
 type Json = Record<string, unknown>;
+
+/** Copies of bodies in flight hold at most this many times --max-body in all (5 MB: 40 MB). */
+const COPY_BUDGET_BODIES = 8;
 
 /** Runs `linkgate proxy <argv>`; resolves with the exit code once the command ends or a signal stops the proxy. */
 export async function runProxy(argv: string[], io: DriftIo, signals: NodeJS.EventEmitter = process): Promise<number> {
@@ -102,26 +111,24 @@ export async function runProxy(argv: string[], io: DriftIo, signals: NodeJS.Even
     return usageFailure(error, io);
   }
   const host = flags.host ?? '127.0.0.1';
-  // Keys seen on the wire are hidden everywhere the proxy writes.
-  const secrets = new Set<string>();
-  const hide = (text: string) => secretHider([...secrets])(text);
+  // Keys seen on the wire are hidden everywhere the proxy writes: in values, before anything is serialised.
+  const secrets = new SecretSet();
+  const hide = (text: string) => secrets.hideText(text);
   const report = flags.report === undefined ? undefined : openSync(flags.report, 'w');
   const writeReport = (entry: Json) => {
-    if (report !== undefined) writeSync(report, `${hide(JSON.stringify(entry))}\n`);
+    if (report !== undefined) writeSync(report, `${JSON.stringify(secrets.hideValues(entry))}\n`);
   };
   const log = (line: string) => (command.length > 0 ? io.err : io.out)(`${hide(line)}\n`);
   const tally = new DriftTally();
-  const records: ObservedRecords = {
-    account: undefined,
-    users: [],
-    domains: [],
-    pixels: [],
-    qrs: [],
-    adminUsernames: [],
-  };
+  // What each key read, by the key (kept in memory only): its records belong to the user its account answer names.
+  const seen: SeenRecords = { callers: new Map(), users: [], adminUsernames: [] };
   let upstreamErrors = 0;
-  // An answered plans list means an admin's key went through: its records belong to the mock's admin.
-  let adminSeen = false;
+  const unchecked = new Map<string, number>();
+  const notChecked = (method: string, path: string, reason: string) => {
+    unchecked.set(reason, (unchecked.get(reason) ?? 0) + 1);
+    log(`linkgate proxy: not checked: ${method} ${path}: ${reason}`);
+    writeReport({ type: 'not-checked', time: new Date().toISOString(), method, path, reason });
+  };
 
   let proxy: Awaited<ReturnType<typeof startCheckingProxy>>;
   try {
@@ -130,13 +137,21 @@ export async function runProxy(argv: string[], io: DriftIo, signals: NodeJS.Even
       host,
       port,
       maxCheckedBytes,
+      copyBudgetBytes: maxCheckedBytes * COPY_BUDGET_BODIES,
+      onNotChecked: notChecked,
       onExchange: (exchange) => {
-        const auth = Object.entries(exchange.requestHeaders).find(([k]) => k.toLowerCase() === 'authorization')?.[1];
-        const key = auth?.replace(/^Bearer\s+/i, '');
-        if (key) secrets.add(key);
-        // A delivery's webhook secret is hidden like a key, wherever the proxy writes.
         for (const [name, value] of Object.entries(exchange.requestHeaders)) {
-          if (value && /-secret$/i.test(name)) secrets.add(value);
+          if (/^authorization$/i.test(name)) {
+            secrets.add(value);
+            secrets.add(value?.replace(/^Bearer\s+/i, ''));
+          }
+          // A delivery's webhook secret is hidden like a key, wherever the proxy writes.
+          if (/-secret$/i.test(name)) secrets.add(value);
+        }
+        // A body nested deeper than any answer of the API would cost hundreds of MB to parse: it is not read.
+        if ([exchange.requestBody, exchange.responseBody].some((body) => body !== undefined && nestsDeeperThan(body))) {
+          notChecked(exchange.method, exchange.url.split('?')[0] as string, `body ${TOO_DEEP}`);
+          return;
         }
         const verdict = deliveries ? deliveries.check(exchange) : checkExchange(exchange);
         const findings = verdict.findings.map((f) => scrubFinding(f, hide)).filter((f) => !isIgnored(f, ignores));
@@ -145,8 +160,7 @@ export async function runProxy(argv: string[], io: DriftIo, signals: NodeJS.Even
           log(`linkgate proxy: ${formatFinding(f)}`);
           writeReport({ type: 'finding', time: new Date().toISOString(), ...f });
         }
-        if (!deliveries && flags.record !== undefined && collect(records, verdict.operation, exchange))
-          adminSeen = true;
+        if (!deliveries && flags.record !== undefined) collect(seen, verdict.operation, exchange);
       },
       onUpstreamError: (method, path, message) => {
         upstreamErrors++;
@@ -171,11 +185,28 @@ export async function runProxy(argv: string[], io: DriftIo, signals: NodeJS.Even
   const summary = tally.summary();
   const drifted = !summary.ok;
   const deliveryIds = deliveries?.deliveryIds;
-  writeReport({ type: 'summary', ...summary, upstreamErrors, ...(deliveryIds && { deliveryIds }) });
+  const notCheckedCount = [...unchecked.values()].reduce((sum, n) => sum + n, 0);
+  writeReport({
+    type: 'summary',
+    ...summary,
+    upstreamErrors,
+    notChecked: Object.fromEntries(unchecked),
+    ...(deliveryIds && { deliveryIds }),
+  });
   if (report !== undefined) closeSync(report);
   if (flags.record !== undefined) {
-    const recording = buildRecording(records, adminSeen, summary.variants);
-    writeFileSync(flags.record, hide(`${JSON.stringify(recording, null, 2)}\n`));
+    const recording = buildCallersRecording(
+      [...seen.callers.values()],
+      seen.users,
+      seen.adminUsernames,
+      summary.variants,
+    );
+    writeFileSync(flags.record, `${JSON.stringify(secrets.hideValues(recording), null, 2)}\n`);
+    const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
+    const records = recording.users.length + recording.domains.length + recording.pixels.length + recording.qrs.length;
+    log(
+      `linkgate proxy: recording written to ${flags.record}: ${count(records, 'record')} (${count(recording.users.length, 'user')}, ${count(recording.domains.length, 'domain')}, ${count(recording.pixels.length, 'pixel')}, ${count(recording.qrs.length, 'QR code')}); start a mock from it with linkgate mock --fixture ${flags.record}`,
+    );
   }
   const lines = [
     '',
@@ -188,6 +219,11 @@ export async function runProxy(argv: string[], io: DriftIo, signals: NodeJS.Even
       ? [`Production variants matched: ${summary.variants.join(', ')} (${summary.reproduce})`]
       : []),
     ...(upstreamErrors > 0 ? [`Upstream errors: ${upstreamErrors}`] : []),
+    ...(notCheckedCount > 0
+      ? [
+          `Not checked: ${notCheckedCount} exchange(s) (${[...unchecked].map(([reason, n]) => `${reason}: ${n}`).join('; ')})`,
+        ]
+      : []),
     drifted ? 'Drift found.' : 'No drift found.',
     '',
   ];
@@ -196,10 +232,17 @@ export async function runProxy(argv: string[], io: DriftIo, signals: NodeJS.Even
   return flags['fail-on-drift'] && drifted ? 1 : 0;
 }
 
+/** Signals that stop the proxy: each is passed on to the command, which ends first, then the summary is printed. */
+const STOPPING_SIGNALS = ['SIGTERM', 'SIGHUP'] as const;
+
+/** How long a command has to end after a signal was passed on, before it is killed. */
+export const COMMAND_GRACE_MS = 5_000;
+
 /**
- * Runs the command with the proxy's URL in LINKGATE_BASE_URL; resolves with its exit status (128 + n on a signal).
- * The proxy outlives the command, so the summary is printed however it ends: SIGTERM is passed on to it, and Ctrl+C,
- * which the terminal sends to both, is left to the command.
+ * Runs the command with the proxy's URL in LINKGATE_BASE_URL; resolves with its exit status (128 + the signal's
+ * number when a signal ended it, as a shell reports it). The proxy outlives the command, so the summary is printed
+ * however it ends: SIGTERM and SIGHUP are passed on to it (then SIGKILL after {@link COMMAND_GRACE_MS} if it is still
+ * running), and Ctrl+C, which the terminal sends to both, is left to the command.
  */
 function runCommand(command: string[], url: string, io: DriftIo, signals: NodeJS.EventEmitter): Promise<number> {
   return new Promise((resolve) => {
@@ -207,12 +250,23 @@ function runCommand(command: string[], url: string, io: DriftIo, signals: NodeJS
       stdio: 'inherit',
       env: { ...io.env, LINKGATE_BASE_URL: url },
     });
-    const passOn = () => child.kill('SIGTERM');
+    let killer: NodeJS.Timeout | undefined;
+    const passOn = (signal: NodeJS.Signals = 'SIGTERM') => {
+      child.kill(signal);
+      killer ??= setTimeout(() => {
+        io.err(
+          `linkgate proxy: "${command[0]}" did not end within ${COMMAND_GRACE_MS / 1000} s of ${signal}; sent SIGKILL.\n`,
+        );
+        child.kill('SIGKILL');
+      }, COMMAND_GRACE_MS);
+    };
     const leaveToCommand = () => {};
     signals.on('SIGTERM', passOn);
+    signals.on('SIGHUP', passOn);
     signals.on('SIGINT', leaveToCommand);
     const done = (status: number) => {
-      signals.off('SIGTERM', passOn);
+      clearTimeout(killer);
+      for (const signal of STOPPING_SIGNALS) signals.off(signal, passOn);
       signals.off('SIGINT', leaveToCommand);
       resolve(status);
     };
@@ -222,44 +276,56 @@ function runCommand(command: string[], url: string, io: DriftIo, signals: NodeJS
       );
       done(127);
     });
-    child.on('exit', (code, signal) => done(code ?? (signal === 'SIGINT' ? 130 : 143)));
+    child.on('exit', (code, signal) => done(code ?? 128 + (signal ? (osConstants.signals[signal] ?? 15) : 15)));
   });
 }
 
-/** Resolves on SIGINT or SIGTERM: the proxy alone runs until stopped. */
+/** Resolves on SIGINT, SIGTERM or SIGHUP: the proxy alone runs until stopped. */
 function untilSignal(signals: NodeJS.EventEmitter): Promise<undefined> {
   return new Promise((resolve) => {
     const stop = () => {
-      signals.off('SIGINT', stop);
-      signals.off('SIGTERM', stop);
+      for (const signal of ['SIGINT', ...STOPPING_SIGNALS]) signals.off(signal, stop);
       resolve(undefined);
     };
-    signals.on('SIGINT', stop);
-    signals.on('SIGTERM', stop);
+    for (const signal of ['SIGINT', ...STOPPING_SIGNALS]) signals.on(signal, stop);
   });
 }
 
-/** Keeps the records an answer showed, for --record; true when the answer shows an admin's key (plans answered). */
-function collect(records: ObservedRecords, operation: string, exchange: Exchange): boolean {
+/** What the answers showed, for --record: per key, its account and records; users and admins an admin listed. */
+interface SeenRecords {
+  callers: Map<string, CallerRecords>;
+  users: Json[];
+  adminUsernames: string[];
+}
+
+/** Keeps the records an answer showed under the key that read them (the Authorization header as sent). */
+function collect(seen: SeenRecords, operation: string, exchange: Exchange): void {
   let json: Json;
   try {
     json = JSON.parse(exchange.responseBody ?? '') as Json;
   } catch {
-    return false;
+    return;
   }
-  if (json.error !== 0 && json.error !== '0') return false;
+  if (json.error !== 0 && json.error !== '0') return;
+  const key = Object.entries(exchange.requestHeaders).find(([name]) => /^authorization$/i.test(name))?.[1] ?? '';
+  let caller = seen.callers.get(key);
+  if (!caller) {
+    caller = { account: undefined, admin: false, domains: [], pixels: [], qrs: [] };
+    seen.callers.set(key, caller);
+  }
+  // An answered plans list means an admin's key: its records belong to the mock's admin.
+  if (operation === 'plans.list') caller.admin = true;
   const data = json.data as Json | Json[] | undefined;
-  const items = (key: string) => ((data as Json | undefined)?.[key] as Json[] | undefined) ?? [];
-  if (operation === 'account.get' && data && !Array.isArray(data)) records.account = data;
+  const items = (name: string) => ((data as Json | undefined)?.[name] as Json[] | undefined) ?? [];
+  if (operation === 'account.get' && data && !Array.isArray(data)) caller.account = data;
   if (operation === 'users.list' && Array.isArray(data)) {
     const admins = new URL(exchange.url, 'http://proxy.invalid').searchParams.get('filter') === 'admin';
-    if (admins) records.adminUsernames.push(...data.map((u) => String(u.username)));
-    else records.users.push(...data);
+    if (admins) seen.adminUsernames.push(...data.map((u) => String(u.username)));
+    else seen.users.push(...data);
   }
-  if (operation === 'domains.list') records.domains.push(...items('domains'));
-  if (operation === 'pixels.list') records.pixels.push(...items('pixels'));
-  if (operation === 'qr.list') records.qrs.push(...items('qrs'));
-  return operation === 'plans.list';
+  if (operation === 'domains.list') caller.domains.push(...items('domains'));
+  if (operation === 'pixels.list') caller.pixels.push(...items('pixels'));
+  if (operation === 'qr.list') caller.qrs.push(...items('qrs'));
 }
 
 /** Receiver mode's lines on delivery ids: how many events came more than once, and what that says of the variant. */

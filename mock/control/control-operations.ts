@@ -114,6 +114,8 @@ const DEVICE_INPUT = input({
   phone: text('Digits.', { error: 'must be 6-20 digits' }),
   status: oneOf(DEVICE_STATUSES, 'Starting status.', { fallback: 'ONLINE' }),
 });
+const FIXTURE_ID =
+  'The id to keep (a recording keeps the deployment’s): free, and not below the table’s next id; given when absent.';
 const fixtureUser = object(
   {
     username: str('4 to 20 letters, digits or underscores.'),
@@ -121,15 +123,20 @@ const fixtureUser = object(
     password: str('5 or more characters.', { default: 'password' }),
     apikey: str('The user’s API key; generated when absent.'),
     admin: bool('An admin user.'),
+    id: int(FIXTURE_ID),
   },
   ['username', 'email'],
 );
 const owned = (what: string, schema: string) =>
   z.intersection(
     component(schema),
-    object({ owner: str(`Username of the ${what}’s owner (an existing user or one of this fixture’s users).`) }, [
-      'owner',
-    ]),
+    object(
+      {
+        owner: str(`Username of the ${what}’s owner (an existing user or one of this fixture’s users).`),
+        id: int(FIXTURE_ID),
+      },
+      ['owner'],
+    ),
   );
 const created = (extra: Record<string, z.core.$ZodType> = {}) =>
   list(object({ id: int(), owner: str(), ...extra }, ['id', 'owner']));

@@ -71,13 +71,19 @@ export async function loadFixture(
   try {
     const result: FixtureResult = { users: [], domains: [], pixels: [], qrs: [], devices: [] };
     input.users.forEach((user, i) => {
-      result.users.push(addUser(core, user, `users[${i}]`));
+      const wanted = wantedId(core, 'users', user, `users[${i}]`, mark);
+      const { id: _, ...fields } = user;
+      const added = addUser(core, fields, `users[${i}]`);
+      result.users.push(keepId(core, 'users', added, wanted));
     });
     for (const table of ['domains', 'pixels', 'qrs'] as const) {
       // Looked up once per table, not once per row.
       const route = createRoute(core, CREATE_ROUTES[table]);
       for (const [i, item] of input[table].entries()) {
-        result[table].push((await createOwned(core, route, item, `${table}[${i}]`, origin)) as never);
+        const wanted = wantedId(core, table, item, `${table}[${i}]`, mark);
+        const { id: _, ...fields } = item;
+        const added = await createOwned(core, route, fields, `${table}[${i}]`, origin);
+        result[table].push(keepId(core, table, added, wanted) as never);
       }
     }
     for (const device of devices) added.push(core.gateway.devices.add(device));
@@ -89,6 +95,42 @@ export async function loadFixture(
     for (const device of added) core.gateway.devices.remove(device.id);
     throw error;
   }
+}
+
+/** The id a row asks for (a recording keeps the deployment's ids), checked before the row is added. */
+function wantedId(
+  core: StateHost,
+  table: 'users' | 'domains' | 'pixels' | 'qrs',
+  item: Record<string, unknown>,
+  at: string,
+  mark: Readonly<Record<string, number>>,
+): number | undefined {
+  const id = item.id;
+  if (id === undefined) return undefined;
+  if (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 1) {
+    throw new GatewayInputError(`${at}.id`, 'must be a whole number of 1 or more (omit it to have one given)');
+  }
+  const lowest = mark[table] as number;
+  // Ids below the table's next one are or were in use; ids given here only ever go up, so an undo can find them.
+  if (id < lowest)
+    throw new GatewayInputError(
+      `${at}.id`,
+      `must be ${lowest} or more: lower ids are or were in use (a recording keeps the deployment's ids: load it into linkgate mock --seed empty)`,
+    );
+  if (core.store[table].has(id)) throw new GatewayInputError(`${at}.id`, 'is already the id of another row');
+  return id;
+}
+
+/** The row just added, moved to the id it asked for. */
+function keepId<T extends { id: number }>(
+  core: StateHost,
+  table: 'users' | 'domains' | 'pixels' | 'qrs',
+  added: T,
+  wanted: number | undefined,
+): T {
+  if (wanted === undefined || wanted === added.id) return added;
+  core.store.giveId(table, added.id, wanted);
+  return { ...added, id: wanted };
 }
 
 /** The key of a recording that names the production variants it was made against (`["stringIds"]`). */

@@ -15,8 +15,12 @@ export interface CheckingProxyOptions {
   port: number;
   /** Bytes of each body kept for the check; longer bodies are forwarded whole and reported as too large to check. */
   maxCheckedBytes: number;
+  /** Bytes all kept copies may hold at once; bodies that come when it is spent are forwarded but not checked. */
+  copyBudgetBytes: number;
   /** Called once an exchange has been answered in full. */
   onExchange(exchange: Exchange): void;
+  /** Called instead of onExchange for an exchange whose body came when the copy budget was spent. */
+  onNotChecked(method: string, path: string, reason: string): void;
   /** Called when the upstream could not be reached or broke off; the client got a 502 (or a cut connection). */
   onUpstreamError(method: string, path: string, message: string): void;
 }
@@ -29,20 +33,79 @@ export interface CheckingProxy {
   close(): Promise<void>;
 }
 
-/** A copy of a body's first bytes, up to a bound. */
+/** Bytes that copies of bodies may hold in all, across the exchanges in flight. */
+class CopyBudget {
+  #left: number;
+  constructor(readonly total: number) {
+    this.#left = total;
+  }
+  take(bytes: number): boolean {
+    if (bytes > this.#left) return false;
+    this.#left -= bytes;
+    return true;
+  }
+  give(bytes: number): void {
+    this.#left += bytes;
+  }
+}
+
+/** A copy of a body's first bytes, up to a bound per body and within the budget shared by every exchange in flight. */
 class BodyCopy {
-  readonly #chunks: Buffer[] = [];
+  #chunks: Buffer[] = [];
   #size = 0;
+  #held = 0;
   tooLarge = false;
-  constructor(private readonly limit: number) {}
+  /** The budget ran out while this body came: it is forwarded whole and not checked. */
+  overBudget = false;
+  constructor(
+    private readonly limit: number,
+    private readonly budget: CopyBudget,
+  ) {}
   add = (chunk: Buffer) => {
     this.#size += chunk.length;
-    if (this.#size > this.limit) this.tooLarge = true;
-    else this.#chunks.push(chunk);
+    if (this.tooLarge || this.overBudget) return;
+    if (this.#size > this.limit) {
+      this.tooLarge = true;
+      this.release();
+    } else if (!this.budget.take(chunk.length)) {
+      this.overBudget = true;
+      this.release();
+    } else {
+      this.#held += chunk.length;
+      this.#chunks.push(chunk);
+    }
   };
   get text(): string | undefined {
-    return this.tooLarge ? undefined : Buffer.concat(this.#chunks).toString('utf8');
+    return this.tooLarge || this.overBudget ? undefined : Buffer.concat(this.#chunks).toString('utf8');
   }
+  /** Gives the bytes held back to the budget and drops them. */
+  release(): void {
+    this.budget.give(this.#held);
+    this.#held = 0;
+    this.#chunks = [];
+  }
+}
+
+/** Headers that describe one connection, not the message: each side of the proxy speaks its own (RFC 9110, 7.6.1). */
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'upgrade']);
+
+/**
+ * Raw headers without the hop-by-hop ones (and those the Connection header names); `framing` drops Transfer-Encoding
+ * too, for an answer whose framing node writes for its own client (chunked to HTTP/1.1, closed to HTTP/1.0).
+ */
+function endToEnd(raw: string[], framing: boolean): string[] {
+  const named = new Set<string>();
+  for (let i = 0; i < raw.length; i += 2) {
+    if ((raw[i] as string).toLowerCase() !== 'connection') continue;
+    for (const name of (raw[i + 1] as string).split(',')) named.add(name.trim().toLowerCase());
+  }
+  const out: string[] = [];
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = (raw[i] as string).toLowerCase();
+    if (HOP_BY_HOP.has(name) || named.has(name) || (framing && name === 'transfer-encoding')) continue;
+    out.push(raw[i] as string, raw[i + 1] as string);
+  }
+  return out;
 }
 
 /** Headers as the checker reads them (last value wins; names as sent). */
@@ -60,18 +123,21 @@ export async function startCheckingProxy(options: CheckingProxyOptions): Promise
   // Upstream connections are kept and reused, as a client's own would be.
   const agent = https ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
   const prefix = upstream.pathname.replace(/\/$/, '');
+  const budget = new CopyBudget(options.copyBudgetBytes);
 
   const server = createServer((req, res) => {
     const path = req.url ?? '/';
     const method = req.method ?? 'GET';
     // Every header as sent, in order, but Host: the upstream's name, as any reverse proxy sends it.
+    // The client's Connection (close, keep-alive) is its own: the proxy keeps its upstream connection open.
     const headers: string[] = [];
-    for (let i = 0; i < req.rawHeaders.length; i += 2) {
-      if ((req.rawHeaders[i] as string).toLowerCase() === 'host') continue;
-      headers.push(req.rawHeaders[i] as string, req.rawHeaders[i + 1] as string);
+    const sent = endToEnd(req.rawHeaders, false);
+    for (let i = 0; i < sent.length; i += 2) {
+      if ((sent[i] as string).toLowerCase() === 'host') continue;
+      headers.push(sent[i] as string, sent[i + 1] as string);
     }
     headers.push('Host', upstream.host);
-    const requestCopy = new BodyCopy(options.maxCheckedBytes);
+    const requestCopy = new BodyCopy(options.maxCheckedBytes, budget);
     const upstreamReq = send({
       protocol: upstream.protocol,
       hostname: upstream.hostname,
@@ -81,14 +147,28 @@ export async function startCheckingProxy(options: CheckingProxyOptions): Promise
       path: path === '/' || path.startsWith('/?') ? upstream.pathname + path.slice(1) : prefix + path,
       headers,
       agent,
-      // Headers are sent as given: no added Host, Connection or Transfer-Encoding.
+      // Headers are sent as given (but the connection's own): no added Host.
       setHost: false,
     });
     let answered = false;
     upstreamReq.on('response', (answer: IncomingMessage) => {
       answered = true;
-      const responseCopy = new BodyCopy(options.maxCheckedBytes);
-      res.writeHead(answer.statusCode ?? 502, answer.statusMessage, answer.rawHeaders);
+      const responseCopy = new BodyCopy(options.maxCheckedBytes, budget);
+      // An answer cut short is never checked: its copy goes back at once (a whole one, after its check).
+      let whole = false;
+      answer.on('end', () => {
+        whole = true;
+      });
+      res.on('close', () => {
+        if (!whole) responseCopy.release();
+      });
+      // A body ended by closing (no length, not chunked, as HTTP/1.0 servers send it) is sent on the same way.
+      const status = answer.statusCode ?? 502;
+      const bodiless = method === 'HEAD' || status === 204 || status === 304 || status < 200;
+      const delimited =
+        answer.headers['content-length'] !== undefined || answer.headers['transfer-encoding'] !== undefined;
+      if (!delimited && !bodiless) res.useChunkedEncodingByDefault = false;
+      res.writeHead(status, answer.statusMessage, endToEnd(answer.rawHeaders, true));
       res.flushHeaders();
       answer.on('data', responseCopy.add);
       answer.pipe(res);
@@ -96,6 +176,12 @@ export async function startCheckingProxy(options: CheckingProxyOptions): Promise
         const pathOnly = path.split('?')[0] as string;
         // After the last byte went out: the check never delays the answer.
         setImmediate(() => {
+          if (requestCopy.overBudget || responseCopy.overBudget) {
+            requestCopy.release();
+            responseCopy.release();
+            options.onNotChecked(method, pathOnly, 'body over budget');
+            return;
+          }
           try {
             options.onExchange({
               method,
@@ -109,12 +195,16 @@ export async function startCheckingProxy(options: CheckingProxyOptions): Promise
             });
           } catch (error) {
             options.onUpstreamError(method, pathOnly, `the check failed: ${(error as Error).message}`);
+          } finally {
+            requestCopy.release();
+            responseCopy.release();
           }
         });
       });
       answer.on('error', () => res.destroy());
     });
     upstreamReq.on('error', (error: NodeJS.ErrnoException) => {
+      if (!answered) requestCopy.release();
       const pathOnly = path.split('?')[0] as string;
       const reason = error.code ?? error.message;
       options.onUpstreamError(
@@ -135,7 +225,9 @@ export async function startCheckingProxy(options: CheckingProxyOptions): Promise
     });
     // A client that leaves stops the upstream exchange too.
     res.on('close', () => {
-      if (!res.writableFinished) upstreamReq.destroy();
+      if (res.writableFinished) return;
+      upstreamReq.destroy();
+      requestCopy.release();
     });
     req.on('data', requestCopy.add);
     req.pipe(upstreamReq);

@@ -63,7 +63,8 @@ export async function callDeployment(
   });
   return {
     method,
-    url: `${url.pathname}${url.search}`,
+    // Judged by the API's own path: a deployment's prefix is where it lives, not part of the operation.
+    url: pathAndQuery,
     requestHeaders: headers,
     requestBody: body,
     status: response.status,

@@ -3,6 +3,7 @@
 import { type CallLimits, CannotRun, callDeployment } from './deployment-client.js';
 import { checkExchange, type Exchange, KEY_REFUSED } from './exchange-check.js';
 import type { ExchangeVerdict } from './findings.js';
+import { parseJsonWithinDepth } from './json-depth.js';
 import { operationById } from './operation-table.js';
 import type { ObservedRecords } from './recording.js';
 
@@ -205,7 +206,7 @@ function responseSide(verdict: ExchangeVerdict): ExchangeVerdict {
 
 function parseJson(exchange: Exchange): Json | undefined {
   try {
-    const value = JSON.parse(exchange.responseBody ?? '');
+    const value = parseJsonWithinDepth(exchange.responseBody ?? '');
     return typeof value === 'object' && value !== null ? (value as Json) : undefined;
   } catch {
     return undefined;

@@ -2,6 +2,7 @@
 import { parseArgs } from 'node:util';
 import { type IgnoreRule, parseIgnore } from './findings.js';
 import { OPERATION_IDS } from './operation-table.js';
+import { hasCredentials, printableUrl } from './url-credentials.js';
 
 /** A command-line mistake: printed without a stack trace, exit code 2. */
 export class DriftUsageError extends Error {
@@ -41,10 +42,44 @@ export function readUrl(flag: string, value: string | undefined, required: boole
   try {
     url = new URL(value);
   } catch {
-    throw new DriftUsageError(`--${flag} must be a full URL starting with http:// or https://; got "${value}".`);
+    throw new DriftUsageError(
+      `--${flag} must be a full URL starting with http:// or https://; got "${printableUrl(value)}".`,
+    );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new DriftUsageError(`--${flag} must start with http:// or https://; got "${value}".`);
+    throw new DriftUsageError(`--${flag} must start with http:// or https://; got "${printableUrl(url)}".`);
+  }
+  return url;
+}
+
+/**
+ * An API's address (`--base-url`): an http(s) URL with a path at most. A user name or password is refused (the check
+ * signs in with its key, and fetch refuses such URLs), and so are a query and a fragment, which are no part of an
+ * address: the mock's inspector link (`http://127.0.0.1:4010/#token=...`) carries its control token there. None of
+ * them is ever printed.
+ */
+export function readApiUrl(flag: string, value: string | undefined, required: true): URL;
+export function readApiUrl(flag: string, value: string | undefined, required: false): URL | undefined;
+export function readApiUrl(flag: string, value: string | undefined, required: boolean): URL | undefined {
+  const url = required ? readUrl(flag, value, true) : readUrl(flag, value, false);
+  if (!url) return undefined;
+  const address = `${url.origin}${url.pathname}`;
+  if (hasCredentials(url)) {
+    throw new DriftUsageError(
+      `--${flag} must not carry a user name or password (${printableUrl(url)}): the check signs in with its key alone; give the address, ${address}.`,
+    );
+  }
+  // `http://host/?` and `http://host/#` parse to an empty query and fragment: the text tells they were given.
+  const part =
+    url.search !== '' || value!.includes('?')
+      ? 'query ("?...")'
+      : url.hash !== '' || value!.includes('#')
+        ? 'fragment ("#...")'
+        : undefined;
+  if (part) {
+    throw new DriftUsageError(
+      `--${flag} has a ${part}, which is no part of the API's address (the mock's inspector link carries its control token there); give the address alone: ${address}.`,
+    );
   }
   return url;
 }

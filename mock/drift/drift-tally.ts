@@ -1,13 +1,15 @@
 // Counts exchanges per operation (calls, answers that matched, what differed) and the production variants seen, for
 // the table `linkgate check` prints and the summary `linkgate proxy` prints at exit; both also write it as JSON.
 import { PRODUCTION_VARIANT_NAMES, type ProductionVariantName } from '../management/variants.js';
-import type { ExchangeVerdict, Finding } from './findings.js';
+import { type ExchangeVerdict, type Finding, TOLERATED } from './findings.js';
 
 /** One distinct difference of an operation and how many exchanges showed it. */
 export interface TalliedDifference {
   side: Finding['side'];
   /** The field with indices written `[]`, so one renamed field on 15 records is one row. */
   field: string;
+  /** What kind of difference; `tolerated` when linkgate reads the value but the API documents another form. */
+  kind: Finding['kind'];
   expected: string;
   /** The first value seen. */
   seen: string;
@@ -53,7 +55,7 @@ export class DriftTally {
       const known = entry.byKey.get(key);
       if (known) known.count++;
       else {
-        const difference = { side: f.side, field, expected: f.expected, seen: f.seen, count: 1 };
+        const difference = { side: f.side, field, kind: f.kind, expected: f.expected, seen: f.seen, count: 1 };
         entry.byKey.set(key, difference);
         entry.differences.push(difference);
       }
@@ -90,7 +92,8 @@ export function formatTally(operations: readonly OperationTally[]): string {
     }
     o.differences.forEach((d, i) => {
       const times = d.count > 1 ? ` (${d.count} times)` : '';
-      const text = `${d.side} ${d.field}: expected ${d.expected}, seen ${d.seen}${times}`;
+      const tolerated = d.kind === 'tolerated' ? `${TOLERATED}: ` : '';
+      const text = `${d.side} ${d.field}: ${tolerated}expected ${d.expected}, seen ${d.seen}${times}`;
       lines.push(i === 0 ? head + text : `${' '.repeat(head.length)}${text}`);
     });
   }

@@ -3,6 +3,7 @@
 import type * as z from 'zod/mini';
 import type { ProductionVariantName } from '../management/variants.js';
 import type { ExchangeVerdict, Finding, Side } from './findings.js';
+import { nestsDeeperThan, parseJsonWithinDepth, TOO_DEEP } from './json-depth.js';
 import {
   ErrorEnvelope,
   findOperation,
@@ -107,13 +108,13 @@ function checkRequest(entry: TableOperation, exchange: Exchange, url: URL, note:
   }
   let body: unknown;
   try {
-    body = JSON.parse(exchange.requestBody);
+    body = parseJsonWithinDepth(exchange.requestBody);
   } catch {
     note({
       field: '(body)',
       kind: 'body',
       expected: 'a JSON body',
-      seen: showValue(exchange.requestBody.slice(0, 40)),
+      seen: showValue(exchange.requestBody),
     });
     return;
   }
@@ -133,14 +134,15 @@ function checkResponse(
   const text = exchange.responseBody ?? '';
   let body: unknown;
   try {
-    body = JSON.parse(text);
+    body = parseJsonWithinDepth(text);
   } catch {
     const type = header(exchange.responseHeaders, 'content-type') ?? 'no Content-Type';
+    const seen = nestsDeeperThan(text) ? `${TOO_DEEP}, not checked` : text === '' ? 'empty' : showValue(text);
     note({
       field: '(body)',
       kind: 'body',
       expected: 'a JSON body',
-      seen: `HTTP ${exchange.status} ${type}${text === '' ? ', empty' : `: ${showValue(text.slice(0, 40))}`}`,
+      seen: `HTTP ${exchange.status} ${type}${text === '' ? ', ' : ': '}${seen}`,
     });
     return;
   }

@@ -1,7 +1,10 @@
 // What a drift check reports, the --ignore rules that silence parts of it, and the scrubbing that keeps keys,
 // passwords, webhook secrets and tokens out of every finding, report line and recording.
 import type { ProductionVariantName } from '../management/variants.js';
+import { HIDDEN, SecretSet } from './secret-hiding.js';
 import type { DifferenceKind } from './shape-check.js';
+
+export { HIDDEN };
 
 /** Which side of an exchange disagreed with the table. */
 export type Side = 'request' | 'response';
@@ -28,11 +31,11 @@ export interface ExchangeVerdict {
   variants: ProductionVariantName[];
 }
 
+/** The words a `tolerated` finding carries wherever it is printed (the table, the proxy's lines). */
+export const TOLERATED = 'tolerated by linkgate, differs from the API';
+
 /** Field names whose values are secrets: never shown, always replaced by {@link HIDDEN}. */
 const SECRET_FIELD = /(api_?key|apikey|password|pass|secret|token|authorization)$/i;
-
-/** What a secret is replaced with in findings, reports, logs and recordings. */
-export const HIDDEN = '[hidden]';
 
 /** True for a JSON path or header whose value is a secret (`data[0].apikey`, `Authorization`). */
 export function isSecretField(field: string): boolean {
@@ -44,13 +47,29 @@ export function isSecretField(field: string): boolean {
   return SECRET_FIELD.test(last);
 }
 
-/** Replaces every occurrence of the given secrets in a text (keys the user passed, tokens seen on the wire). */
+/**
+ * Hides the given secrets (keys the user passed) in a text: where they stand as whole words, and URL credentials;
+ * see {@link SecretSet}.
+ */
 export function secretHider(secrets: readonly (string | undefined)[]): (text: string) => string {
-  const known = secrets.filter((s): s is string => typeof s === 'string' && s.length >= 4);
-  return (text) => known.reduce((out, secret) => out.split(secret).join(HIDDEN), text);
+  const known = new SecretSet();
+  for (const secret of secrets) known.add(secret);
+  return (text) => known.hideText(text);
 }
 
-/** A finding with secret values taken out: by field name, then by the known secrets anywhere in its text. */
+/** Longest value a finding shows; longer ones are cut, after their secrets are hidden. */
+const SHOWN_LENGTH = 60;
+
+/** A value cut to {@link SHOWN_LENGTH} characters for display (a JSON string keeps its closing quote). */
+export function cutForDisplay(text: string): string {
+  if (text.length <= SHOWN_LENGTH) return text;
+  return `${text.slice(0, SHOWN_LENGTH - 3)}...${text.endsWith('"') ? '"' : ''}`;
+}
+
+/**
+ * A finding with secret values taken out: by field name, then by the known secrets anywhere in its text; values are
+ * cut for display only then, so no part of a secret cut in half is left to show.
+ */
 export function scrubFinding(finding: Finding, hide: (text: string) => string): Finding {
   const seen = isSecretField(finding.field) && finding.seen !== 'absent' ? HIDDEN : finding.seen;
   return {
@@ -58,7 +77,7 @@ export function scrubFinding(finding: Finding, hide: (text: string) => string): 
     path: hide(finding.path),
     field: hide(finding.field),
     expected: hide(finding.expected),
-    seen: hide(seen),
+    seen: cutForDisplay(hide(seen)),
   };
 }
 
@@ -99,5 +118,6 @@ export function isIgnored(finding: Finding, rules: readonly IgnoreRule[]): boole
 
 /** A finding as one console line: side, operation, request, field, expected, seen. */
 export function formatFinding(f: Finding): string {
-  return `drift ${f.side} ${f.operation} ${f.method} ${f.path} ${f.field}: expected ${f.expected}, seen ${f.seen}`;
+  const tolerated = f.kind === 'tolerated' ? `${TOLERATED}: ` : '';
+  return `drift ${f.side} ${f.operation} ${f.method} ${f.path} ${f.field}: ${tolerated}expected ${f.expected}, seen ${f.seen}`;
 }

@@ -2,14 +2,39 @@
 // names in src/schemas/ is one edit here.
 
 import { EVENT_NAMES, EVENT_SCHEMAS } from '../../src/schemas/events.js';
-import { Count, ErrorEnvelope, MessagingUnauthorized, PageMeta, SuccessFlag } from '../../src/schemas/index.js';
+import {
+  Count,
+  DateString,
+  DateTimeInput,
+  ErrorEnvelope,
+  MessagingUnauthorized,
+  PageMeta,
+  Plan,
+  PlanLimits,
+  QrStats,
+  SuccessFlag,
+} from '../../src/schemas/index.js';
 import { MESSAGING_OPERATIONS } from '../../src/schemas/messaging-operations.js';
 import type { Operation } from '../../src/schemas/operation.js';
 import * as management from '../../src/schemas/operations.js';
 
 export type { Operation };
 /** The webhook events' names and schemas, which `linkgate proxy --receiver` checks deliveries against. */
-export { Count, ErrorEnvelope, EVENT_NAMES, EVENT_SCHEMAS, MessagingUnauthorized, PageMeta, SuccessFlag };
+/** The shapes whose fields linkgate reads more tolerantly than the API documents them (see documented-forms.ts). */
+export {
+  Count,
+  DateString,
+  DateTimeInput,
+  ErrorEnvelope,
+  EVENT_NAMES,
+  EVENT_SCHEMAS,
+  MessagingUnauthorized,
+  PageMeta,
+  Plan,
+  PlanLimits,
+  QrStats,
+  SuccessFlag,
+};
 
 /** Which API an operation belongs to: they differ in auth, envelopes and rate limiting. */
 export type ApiFamily = 'management' | 'messaging';

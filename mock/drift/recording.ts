@@ -1,6 +1,7 @@
 // Turns what a deployment answered into a fixture `POST /__mock/fixture` loads (mock/control/fixture.ts's format):
-// users, domains, pixels and QR codes, and the production variants the answers matched (`linkgate mock --fixture`
-// starts with them). Secrets never go in: no keys, no passwords (the mock makes its own).
+// users, domains, pixels and QR codes with the deployment's ids, in the order it listed them, each under the user whose
+// key read it; and the production variants the answers matched (`linkgate mock --fixture` starts with them). Secrets
+// never go in: no keys, no passwords (the mock makes its own).
 import type { ProductionVariantName } from '../management/variants.js';
 
 type Json = Record<string, unknown>;
@@ -17,12 +18,23 @@ export interface ObservedRecords {
   adminUsernames: string[];
 }
 
+/** What one key's answers showed: whose key it is, and the records it read. */
+export interface CallerRecords {
+  /** The key's account (`GET /api/account`'s data), when it was read. */
+  account: Json | undefined;
+  /** Whether the key is an admin's (its plans were readable). */
+  admin: boolean;
+  domains: Json[];
+  pixels: Json[];
+  qrs: Json[];
+}
+
 /** A fixture for the mock: the tables of mock/control/fixture.ts. */
 export interface RecordedFixture {
   users: { username: string; email: string }[];
-  domains: { owner: string; domain: string; redirectroot?: string; redirect404?: string }[];
-  pixels: { owner: string; type: string; name: string; tag: string }[];
-  qrs: { owner: string; type: 'link' | 'text'; data: string; name?: string }[];
+  domains: { id?: number; owner: string; domain: string; redirectroot?: string; redirect404?: string }[];
+  pixels: { id?: number; owner: string; type: string; name: string; tag: string }[];
+  qrs: { id?: number; owner: string; type: 'link' | 'text'; data: string; name?: string }[];
   /** The production variants the deployment's answers matched; `linkgate mock --fixture` starts with them. */
   variants: ProductionVariantName[];
 }
@@ -32,9 +44,15 @@ export const MOCK_ADMIN = 'admin';
 
 const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
 
+/** A record's id as a number (the stringIds variant sends `"12"`), or undefined when it has none. */
+function idOf(record: Json): number | undefined {
+  const id = typeof record.id === 'string' && /^\d{1,15}$/.test(record.id) ? Number(record.id) : record.id;
+  return typeof id === 'number' && Number.isSafeInteger(id) && id > 0 ? id : undefined;
+}
+
 /**
- * The fixture of what was seen. The caller's records belong to the caller (the mock's `admin` when the caller is an
- * admin: the mock brings its own); users carry only username and email, so the mock generates their keys.
+ * The fixture of what one key saw (`linkgate check`'s tour): its records belong to its user, or to the mock's
+ * `admin` when the key is an admin's.
  * @param callerIsAdmin whether the key was an admin's (its plans and users were readable)
  * @param variants the production variants the answers matched
  */
@@ -43,39 +61,85 @@ export function buildRecording(
   callerIsAdmin: boolean,
   variants: readonly ProductionVariantName[],
 ): RecordedFixture {
-  const me = seen.account;
-  const owner = callerIsAdmin || !me ? MOCK_ADMIN : String(me.username);
+  const caller = { account: seen.account, admin: callerIsAdmin, domains: seen.domains, pixels: seen.pixels };
+  return buildCallersRecording([{ ...caller, qrs: seen.qrs }], seen.users, seen.adminUsernames, variants);
+}
+
+/**
+ * The fixture of what several keys saw (`linkgate proxy`): each key's records belong to the user its account
+ * answer named (the mock's `admin` for an admin's key, or a key whose account was never read); users carry their
+ * username and email only (the mock gives their ids and keys: its own admin holds id 1). Records keep their ids, oldest first as the mock lists them
+ * back newest first; a record read twice is written once.
+ * @param listedUsers users an admin's key listed
+ * @param adminUsernames admins an admin's key listed: left out, the mock's own admin stands in for them
+ */
+export function buildCallersRecording(
+  callers: readonly CallerRecords[],
+  listedUsers: readonly Json[],
+  adminUsernames: readonly string[],
+  variants: readonly ProductionVariantName[],
+): RecordedFixture {
   const users = new Map<string, { username: string; email: string }>();
-  // Admins are left out: the mock's own admin stands in for them.
-  const admins = new Set([MOCK_ADMIN, ...seen.adminUsernames.map((name) => name.toLowerCase())]);
+  const admins = new Set([MOCK_ADMIN, ...adminUsernames.map((name) => name.toLowerCase())]);
   const addUser = (user: Json | undefined) => {
     const username = text(user?.username);
     const email = text(user?.email);
-    if (!username || !email || admins.has(username.toLowerCase())) return;
+    if (!user || !username || !email || admins.has(username.toLowerCase())) return;
     users.set(username.toLowerCase(), { username, email });
   };
-  if (!callerIsAdmin) addUser(me);
-  for (const user of seen.users) addUser(user);
+  const ownerOf = (caller: CallerRecords) => {
+    const username = text(caller.account?.username);
+    return caller.admin || !username || admins.has(username.toLowerCase()) ? MOCK_ADMIN : username;
+  };
+  for (const caller of callers) if (!caller.admin) addUser(caller.account);
+  for (const user of listedUsers) addUser(user);
 
-  return {
-    users: [...users.values()],
-    domains: seen.domains.flatMap((d) => {
+  const fixture: RecordedFixture = { users: [...users.values()], domains: [], pixels: [], qrs: [], variants: [] };
+  const domains = new Map<number | Json, RecordedFixture['domains'][number]>();
+  const pixels = new Map<number | Json, RecordedFixture['pixels'][number]>();
+  const qrs = new Map<number | Json, RecordedFixture['qrs'][number]>();
+  for (const caller of callers) {
+    const owner = ownerOf(caller);
+    // Lists come newest first: read backwards, records without ids are created oldest first too.
+    for (const d of [...caller.domains].reverse()) {
       const domain = text(d.domain);
-      if (!domain) return [];
+      if (!domain) continue;
+      const id = idOf(d);
       const redirectroot = text(d.redirectroot) || undefined;
       const redirect404 = text(d.redirect404) || undefined;
-      return [{ owner, domain, ...(redirectroot && { redirectroot }), ...(redirect404 && { redirect404 }) }];
-    }),
-    pixels: seen.pixels.flatMap((p) => {
+      domains.set(id ?? d, {
+        ...(id !== undefined && { id }),
+        owner,
+        domain,
+        ...(redirectroot && { redirectroot }),
+        ...(redirect404 && { redirect404 }),
+      });
+    }
+    for (const p of [...caller.pixels].reverse()) {
       const [type, name, tag] = [text(p.type), text(p.name), text(p.tag)];
-      return type && name && tag ? [{ owner, type, name, tag }] : [];
-    }),
+      const id = idOf(p);
+      if (type && name && tag) pixels.set(id ?? p, { ...(id !== undefined && { id }), owner, type, name, tag });
+    }
     // The API shows a code's name and short link, never its type and content: each comes back as a text code of its name.
-    qrs: seen.qrs.flatMap((q) => {
+    for (const q of [...caller.qrs].reverse()) {
       const name = text(q.name);
       const link = text(q.link);
-      return [{ owner, type: 'text' as const, data: name || link || `QR code ${String(q.id)}`, ...(name && { name }) }];
-    }),
-    variants: [...variants],
-  };
+      const id = idOf(q);
+      const data = name || link || `QR code ${String(q.id)}`;
+      qrs.set(id ?? q, { ...(id !== undefined && { id }), owner, type: 'text' as const, data, ...(name && { name }) });
+    }
+  }
+  fixture.domains = sortById([...domains.values()]);
+  fixture.pixels = sortById([...pixels.values()]);
+  fixture.qrs = sortById([...qrs.values()]);
+  fixture.variants = [...variants];
+  return fixture;
+}
+
+/** Rows with ids in id order (the mock gives ids counting up), rows without one after them in the order seen. */
+function sortById<T extends { id?: number }>(rows: T[]): T[] {
+  return rows
+    .map((row, at) => ({ row, at }))
+    .sort((a, b) => (a.row.id ?? Number.MAX_SAFE_INTEGER) - (b.row.id ?? Number.MAX_SAFE_INTEGER) || a.at - b.at)
+    .map(({ row }) => row);
 }

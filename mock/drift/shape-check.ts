@@ -1,10 +1,15 @@
 // Compares a JSON value with a schema of the operation table the way the spec states it, not the way the SDK reads
-// it: the SDK's tolerant reader accepts numeric strings and unknown fields, a drift check reports both.
+// it: the SDK's tolerant reader accepts numeric strings, dates in any form and unknown fields, a drift check reports
+// them (what the reader tolerates as `tolerated`, see documented-forms.ts).
 import * as z from 'zod/mini';
+import { documentedForm } from './documented-forms.js';
 import { Count } from './operation-table.js';
 
-/** What kind of difference a field shows. */
-export type DifferenceKind = 'type' | 'missing' | 'unknown-field' | 'rule';
+/**
+ * What kind of difference a field shows; `tolerated`: linkgate reads the value, but it is not the form the API
+ * documents (a numeric string for a number, a date in another form), so another client may not.
+ */
+export type DifferenceKind = 'type' | 'missing' | 'unknown-field' | 'rule' | 'tolerated';
 
 /** One field that differs from the table: where, what the table says, what was seen. */
 export interface ShapeDifference {
@@ -31,13 +36,12 @@ interface Def {
 
 const defOf = (schema: z.core.$ZodType): Def => (schema as unknown as { _zod: { def: Def } })._zod.def;
 
-/** A value as a finding shows it: short, JSON for scalars, the kind for containers. */
+/** A value as a finding shows it: JSON for scalars, the kind for containers; cut for display once secrets are hidden. */
 export function showValue(value: unknown): string {
   if (value === undefined) return 'absent';
   if (Array.isArray(value)) return `an array of ${value.length}`;
   if (value !== null && typeof value === 'object') return 'an object';
-  const text = JSON.stringify(value);
-  return text.length > 60 ? `${text.slice(0, 57)}..."` : text;
+  return JSON.stringify(value);
 }
 
 /** The JSON kind of a value: how unions pick the member to compare with. */
@@ -117,6 +121,11 @@ function mismatch(w: Walk, path: string, expected: string, value: unknown): void
   });
 }
 
+/** A value linkgate's reader takes, in a form the API does not document. */
+function tolerated(w: Walk, path: string, expected: string, value: unknown): void {
+  w.out.push({ path: path === '' ? '(body)' : path, kind: 'tolerated', expected, seen: showValue(value) });
+}
+
 function walk(schema: z.core.$ZodType, value: unknown, path: string, w: Walk): void {
   if (schema === Count) {
     if (typeof value === 'number' && Number.isSafeInteger(value)) return;
@@ -124,8 +133,16 @@ function walk(schema: z.core.$ZodType, value: unknown, path: string, w: Walk): v
       const allowance = w.numericStrings(path);
       if (allowance === 'quirk') w.quirks.push(path);
       if (allowance !== 'no') return;
+      tolerated(w, path, 'an integer', value);
+      return;
     }
     mismatch(w, path, 'an integer', value);
+    return;
+  }
+  const form = documentedForm(schema);
+  if (form) {
+    if (!z.safeParse(schema, value).success) mismatch(w, path, form.expected, value);
+    else if (!z.safeParse(form.strict, value).success) tolerated(w, path, form.expected, value);
     return;
   }
   const def = defOf(schema);

@@ -475,9 +475,27 @@ export class MockStore {
       plans: this.plans,
     };
     for (const name of Object.keys(tables) as TableName[]) {
-      for (let id = mark[name]; id < this.#nextIds[name]; id++) tables[name].delete(id);
+      const table = tables[name];
+      // Ids given by a fixture (giveId) may leave a wide gap: then the rows are fewer than the ids to try.
+      if (this.#nextIds[name] - mark[name] > table.size) {
+        for (const id of [...table.keys()]) if (id >= mark[name]) table.delete(id);
+      } else for (let id = mark[name]; id < this.#nextIds[name]; id++) table.delete(id);
     }
     this.#nextIds = { ...mark };
+  }
+
+  /**
+   * Gives the row just added as `from` the id `to` (a fixture keeping a recording's ids); the table's next id moves
+   * past it. `to` must be free and at least the next id {@link addMark} took, so {@link removeAddedSince} undoes it.
+   */
+  giveId(table: 'users' | 'domains' | 'pixels' | 'qrs', from: number, to: number): void {
+    const rows = this[table] as unknown as Map<number, { id: number }>;
+    const row = rows.get(from);
+    if (!row || rows.has(to)) throw new Error(`No ${table} row ${from}, or ${to} is taken.`);
+    rows.delete(from);
+    row.id = to;
+    rows.set(to, row);
+    if (this.#nextIds[table] <= to) this.#nextIds[table] = to + 1;
   }
 
   #nextId(table: TableName): number {

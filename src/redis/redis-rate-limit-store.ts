@@ -28,13 +28,14 @@ const LIMITER_PREFIX = 'linkgate:';
  * Keys are `{<prefix>:<fingerprint>}:rate` and `:sharing`, a hash of the API key and origin (never the key),
  * hash-tagged for Redis Cluster, and expire an hour after their window ends.
  *
- * When Redis fails or does not answer within `timeoutMs`, the store uses a budget of this process's own, its equal
- * share among the stores Redis saw take lately (kept in step with every answer meanwhile), says so once through
- * `logger`, tries Redis again a second later and goes back to it as soon as it answers. No call fails because a Redis
- * command did. A store that had not heard that count for over a window (it idled, or started during the outage) does
- * not trust it: it waits for the current window to end and then sends one request per window. The shares then add up
- * to the limit, plus one request per window for each store Redis had not counted (idle for two assumed windows, or
- * started during the outage).
+ * When Redis fails or does not answer within `timeoutMs`, the store uses a budget of this process's own, says so once
+ * through `logger`, tries Redis again a second later and goes back to it as soon as it answers. No call fails because
+ * a Redis command did. A store Redis counted alone goes on with its own count. A store that shares the budget cannot
+ * know what the others took of the window in progress since it last heard, so it sends nothing more in that window
+ * and then takes its equal share of each window (the stores Redis saw take lately). A store that had not heard that
+ * count for over a window (it idled, or started during the outage) does not trust it: after the window in progress it
+ * sends one request per window. The shares then add up to the limit, plus one request per window for each store
+ * Redis had not counted (idle for two assumed windows, or started during the outage).
  *
  * @example
  * import { createClient } from 'redis';
@@ -66,8 +67,10 @@ export class RedisRateLimitStore implements RateLimitStore {
   #windowMs = 0;
   /** True once this outage's first fallback take has judged whether the count of sharers could be trusted. */
   #judged = false;
-  /** The keys whose current window this store, not trusting its count, has waited out in this outage. */
+  /** The keys whose window in progress when Redis went away this store has waited out (in this outage). */
   readonly #waitedOut = new Set<string>();
+  /** The latest answer's figures per key (the one with the latest reset): the server's window as last stated. */
+  readonly #seen = new Map<string, RateLimitObservation>();
 
   /** Takes your connected client; throws a TypeError naming what to pass when `client` is neither library's. */
   constructor(options: RedisStoreOptions) {
@@ -84,12 +87,11 @@ export class RedisRateLimitStore implements RateLimitStore {
     const reply = await this.#run(TAKE, key, args, isTakeReply);
     if (reply === undefined) {
       if (!this.#judged) this.#judgeSharing(now, assumed.windowMs);
-      if (this.#sharing === Number.POSITIVE_INFINITY && !this.#waitedOut.has(key)) {
-        // It knows nothing of the window the others are spending now: its one request waits until that one has ended
-        // (plus a second, as the window it knows may be a whole-second reset's rounding short).
+      // Alone (Redis counted no other store lately), its own count of the window in progress is exact and it goes on
+      // with it; sharing, or not trusting its count, it waits that window out.
+      if (this.#sharing > 1 && !this.#waitedOut.has(key)) {
         this.#waitedOut.add(key);
-        const resetAt = now + (this.#windowMs || assumed.windowMs) + 1000;
-        this.#fallback.observe(key, { limit: 1, remaining: 0, resetAt }, 0, now);
+        this.#waitOutCurrentWindow(key, now, assumed);
       }
       return this.#fallback.take(key, now, inFlight, { limit: this.#share(assumed.limit), windowMs: assumed.windowMs });
     }
@@ -97,6 +99,7 @@ export class RedisRateLimitStore implements RateLimitStore {
     this.#sharing = Math.max(1, sharing || 1);
     this.#sharingHeardAt = now;
     this.#judged = false;
+    this.#waitedOut.clear();
     return {
       granted: granted === 1,
       state: { limit: limit ?? 0, remaining: remaining ?? 0, resetAt: resetAt ?? now, provisional: provisional === 1 },
@@ -111,6 +114,7 @@ export class RedisRateLimitStore implements RateLimitStore {
   observe(key: string, seen: RateLimitObservation, inFlight: number, now: number): void {
     this.#lastNow = Math.max(this.#lastNow, now);
     this.#windowMs = Math.max(this.#windowMs, seen.resetAt - now);
+    if (seen.resetAt >= (this.#seen.get(key)?.resetAt ?? 0)) this.#seen.set(key, seen);
     // Kept as this process's share of what the server said, ready for when Redis goes away.
     const share = { limit: this.#share(seen.limit), remaining: Math.floor(seen.remaining / this.#sharing) };
     this.#fallback.observe(key, { ...share, resetAt: seen.resetAt }, inFlight, now);
@@ -136,6 +140,21 @@ export class RedisRateLimitStore implements RateLimitStore {
     this.#sharing = Number.POSITIVE_INFINITY;
     this.#fallback = new MemoryRateLimitStore();
     this.#waitedOut.clear();
+  }
+
+  /**
+   * At the first take of an outage, for a store that shares the budget: what the others took of the server's window
+   * in progress since this store last heard went with Redis, so whatever it still counted on may be spent already (an
+   * equal share of that stale count overshot the limit, #31.12). It takes nothing more in that window: until the reset
+   * the server last stated, or, when none it stated is still ahead, a whole window from now; either plus the second a
+   * whole-second reset may be short. Then it takes its share of each window (one request, not trusting its count).
+   */
+  #waitOutCurrentWindow(key: string, now: number, assumed: AssumedWindow): void {
+    const seen = this.#seen.get(key);
+    const stated = this.#sharing !== Number.POSITIVE_INFINITY && seen !== undefined && seen.resetAt > now;
+    const resetAt = (stated ? seen.resetAt : now + (this.#windowMs || assumed.windowMs)) + 1000;
+    const limit = this.#share(seen?.limit ?? assumed.limit);
+    this.#fallback.observe(key, { limit, remaining: 0, resetAt }, 0, now);
   }
 
   /** This store's share of `n` requests while Redis is away: an equal part among the stores sharing the budget. */

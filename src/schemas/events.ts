@@ -1,6 +1,6 @@
-// Webhook payloads, written once on zod/mini. The receiver validates with a table generated from them
-// (scripts/event-shapes.ts -> src/webhooks/event-shapes.generated.ts) on every runtime, so it loads no zod. zod/mini
-// ships no messages: parses pass src/webhooks/issue-messages.ts's English ones (nothing is set globally). Every call
+// Webhook payloads, written once on zod/mini. The receiver parses with them: as written in browsers and edges, compiled
+// by zod's `compile` under Node (src/webhooks/node-parsers.ts). zod/mini ships no messages: parses pass
+// src/webhooks/issue-messages.ts's English ones (nothing is set globally). Every call
 // that builds a schema is marked pure, arguments included (esbuild keeps an unmarked argument call, and a property read
 // of an import, hence `ackStatusCode` imported by name), so a bundle that only reads the names and constants here
 // drops every schema. The browser SDK never imports this file at run time.
@@ -19,9 +19,8 @@ const record = <T extends z.core.$ZodShape>(shape: T) =>
   z.looseObject(shape) as unknown as z.ZodMiniObject<T, z.core.$strip>;
 
 /**
- * `schema` with an object-level rule of src/shared/event-refinements.ts, which the browser receiver's shape table
- * names. A helper rather than a `.check()` on the schema, so that one pure call covers it (esbuild keeps a method
- * call on a pure call's result).
+ * `schema` with an object-level rule of src/shared/event-refinements.ts. A helper rather than a `.check()` on the
+ * schema, so that one pure call covers it (esbuild keeps a method call on a pure call's result).
  */
 const refined = <S extends z.ZodMiniType>(schema: S, rule: EventRefinement<z.output<S>>): S =>
   schema.check(z.refine(rule.test, { message: rule.message, path: rule.path }));

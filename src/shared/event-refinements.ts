@@ -1,7 +1,6 @@
 // The event payloads' rules that a shape cannot state, written once: src/schemas/events.ts refines its zod schemas
-// with them, and the browser receiver's validator (src/webhooks/event-validation.ts) runs the same functions, named in
-// the generated shape table (src/webhooks/event-shapes.generated.ts). No zod here: the validator's bundle carries none.
-// It sits in src/shared, beside the clock, because both src/schemas and src/webhooks read it.
+// with them, and createTestDelivery pairs the fields they tie together (src/webhooks/payload-overrides.ts). It sits in
+// src/shared, beside the clock, because both src/schemas and src/webhooks read it.
 
 /** Receipt statuses and their codes (spec, message.ack). */
 export const ACK_STATUS_CODES = { sent: 1, delivered: 2, read: 3, played: 4 } as const;
@@ -22,9 +21,3 @@ export const ackStatusCode: EventRefinement<{ status: keyof typeof ACK_STATUS_CO
   message: 'status_code must match status (1 sent, 2 delivered, 3 read, 4 played)',
   path: ['status_code'],
 };
-
-/** Every refinement, by the name the shape table calls it. */
-export const EVENT_REFINEMENTS = { ackStatusCode };
-
-/** The name of a refinement in {@link EVENT_REFINEMENTS}. */
-export type EventRefinementName = keyof typeof EVENT_REFINEMENTS;

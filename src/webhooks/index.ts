@@ -1,7 +1,7 @@
 /**
  * `linkgate/webhooks`: verify, parse and route the gateway's webhook deliveries on any runtime with `fetch`.
- * Imports nothing at run time (no zod, no `node:*`) and runs nothing at import: payloads are validated against a
- * table generated from the event schemas, with zod's results and English messages, on every runtime.
+ * Imports nothing at run time but zod/mini (no `node:*`) and runs nothing at import: payloads are parsed with the
+ * event schemas (zod/mini), their issues worded in zod's English; under Node the same schemas run compiled by zod.
  *
  * {@link createWebhookHandler} answers a Web `Request` (Next.js, Hono, Deno, Bun, workers) and {@link toNodeHandler}
  * adapts it to `node:http` / Express. Underneath, {@link verifyWebhook} checks the signature headers in constant time

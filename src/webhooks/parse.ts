@@ -1,6 +1,11 @@
-import type { EventEnvelope, EventName, WebhookEvent } from '../schemas/events.js';
-import { ENVELOPE_SHAPE, EVENT_SHAPES } from './event-shapes.generated.js';
-import { type EventValidation, type ObjectShape, validateParsedJson, validateShape } from './event-validation.js';
+import type * as z from 'zod/mini';
+import {
+  EventEnvelope as EnvelopeSchema,
+  EVENT_SCHEMAS,
+  type EventEnvelope,
+  type EventName,
+  type WebhookEvent,
+} from '../schemas/events.js';
 import { ENGLISH } from './issue-messages.js';
 import { type WebhookPayloadIssue, WebhookVerificationError } from './webhook-errors.js';
 
@@ -18,55 +23,38 @@ export type ParsedWebhookEvent = KnownWebhookEvent | UnknownWebhookEvent;
 
 const hasOwn = Object.prototype.hasOwnProperty;
 
+/** One of the schemas a delivery is parsed with: an event's, or the envelope of events outside the catalog. */
+export type EventSchema = (typeof EVENT_SCHEMAS)[EventName] | typeof EnvelopeSchema;
+
 /**
- * What {@link validateEvent} asks of a parser: zod's `safeParse`, given the English messages. The event schemas
- * (src/schemas/events.ts) and the shape table's validators both answer it.
+ * Makes an event schema ready to parse, with the same answers and issues: the schema itself (zod/mini's parser, every
+ * runtime by default), or its compiled twin (the Node entry: src/webhooks/node-parsers.ts).
  */
-export interface EventParser {
-  safeParse(value: unknown, params: typeof ENGLISH): EventValidation;
-  /**
-   * `safeParse` of a value fresh from `JSON.parse` that the caller gives up, which may come back as the data itself
-   * instead of a copy (the shape table's parsers: see validateParsedJson). Parsers without it get `safeParse`.
-   */
-  safeParseOwned?(value: unknown): EventValidation;
+export type SchemaPreparer = <S extends z.core.$ZodType>(schema: S) => S;
+
+const asWritten: SchemaPreparer = (schema) => schema;
+let prepare = asWritten;
+// Each schema is prepared once, on its first delivery: a receiver that never sees an event never compiles its schema.
+let prepared = new Map<EventSchema, EventSchema>();
+
+/** Makes {@link validateEvent} parse with schemas `preparer` made ready (none: the schemas as written). */
+export function useSchemaPreparer(preparer: SchemaPreparer = asWritten): void {
+  prepare = preparer;
+  prepared = new Map();
 }
 
-/** The parser of each event in the catalog, and of the envelope of events outside it. */
-export interface EventParsers {
-  events: { readonly [E in EventName]: EventParser };
-  envelope: EventParser;
-}
-
-const byShape = (shape: ObjectShape): EventParser => ({
-  safeParse: (value) => validateShape(shape, value),
-  safeParseOwned: (value) => validateParsedJson(shape, value),
-});
-
-/**
- * The parsers every runtime runs: the shapes of the event schemas as a generated table, read without zod
- * (event-validation.ts), so the receiver loads no zod. Same results and issues as the schemas.
- */
-export const SHAPE_PARSERS: EventParsers = {
-  events: Object.fromEntries(
-    Object.entries(EVENT_SHAPES).map(([name, shape]) => [name, byShape(shape)]),
-  ) as EventParsers['events'],
-  envelope: byShape(ENVELOPE_SHAPE),
-};
-
-// Tests swap in the zod schemas themselves, to hold the table's answers against theirs.
-let parsers = SHAPE_PARSERS;
-
-/**
- * Makes {@link validateEvent} use other parsers of the same schemas, e.g. the zod schemas (`SHAPE_PARSERS` again to
- * undo): same results, same issues.
- */
-export function useEventParsers(others: EventParsers): void {
-  parsers = others;
+function ready(schema: EventSchema): EventSchema {
+  let parser = prepared.get(schema);
+  if (parser === undefined) {
+    parser = prepare(schema);
+    prepared.set(schema, parser);
+  }
+  return parser;
 }
 
 /** True when `name` is an event in the catalog. */
 export function isKnownEventName(name: unknown): name is EventName {
-  return typeof name === 'string' && hasOwn.call(EVENT_SHAPES, name);
+  return typeof name === 'string' && hasOwn.call(EVENT_SCHEMAS, name);
 }
 
 /**
@@ -84,9 +72,9 @@ export function parseWebhookEvent(json: unknown): ParsedWebhookEvent {
   return typeof json === 'string' ? parseEventText(json) : validateEvent(json);
 }
 
-/** Parses a body's JSON text and validates it; the objects JSON.parse made become the event's, uncopied if valid. */
+/** Parses a body's JSON text and validates it. */
 export function parseEventText(text: string): ParsedWebhookEvent {
-  return validateEvent(parseJsonText(text), true);
+  return validateEvent(parseJsonText(text));
 }
 
 /** JSON.parse with an error that never quotes the body (the engine's message includes a slice of it). */
@@ -107,30 +95,23 @@ export function parseJsonText(text: string): unknown {
   }
 }
 
-/**
- * Validates an already parsed body (see {@link parseWebhookEvent}).
- *
- * @param owned - `value` is fresh from `JSON.parse` and the caller gives it up: its objects may become the event's.
- */
-export function validateEvent(value: unknown, owned = false): ParsedWebhookEvent {
+/** Validates an already parsed body (see {@link parseWebhookEvent}) with zod: its data is zod's copy. */
+export function validateEvent(value: unknown): ParsedWebhookEvent {
   const name = (value as { event?: unknown } | null)?.event;
   if (isKnownEventName(name)) {
-    const result = safeParse(parsers.events[name], value, owned);
+    const result = ready(EVENT_SCHEMAS[name]).safeParse(value, ENGLISH);
     if (!result.success) throw invalidPayload(`a valid ${name} delivery`, result.error.issues);
     const event = result.data as KnownWebhookEvent;
     event.known = true;
     return event;
   }
-  const result = safeParse(parsers.envelope, value, owned);
+  const result = ready(EnvelopeSchema).safeParse(value, ENGLISH);
   if (!result.success)
     throw invalidPayload('a webhook envelope { event, device_id, timestamp, data }', result.error.issues);
   const event = result.data as UnknownWebhookEvent;
   event.known = false;
   return event;
 }
-
-const safeParse = (parser: EventParser, value: unknown, owned: boolean): EventValidation =>
-  owned && parser.safeParseOwned ? parser.safeParseOwned(value) : parser.safeParse(value, ENGLISH);
 
 function invalidPayload(what: string, zodIssues: readonly WebhookPayloadIssue[]): WebhookVerificationError {
   const issues: WebhookPayloadIssue[] = zodIssues.map((issue) => ({

@@ -1,6 +1,6 @@
+import type * as z from 'zod/mini';
+import { isRecord } from '../core/error-mapping.js';
 import { ACK_STATUS_CODES } from '../shared/event-refinements.js';
-import type { FieldShape } from './event-validation.js';
-import { isObject } from './shape-checkers.js';
 import type { WebhookPayloadIssue } from './webhook-errors.js';
 
 /** Dot paths from the envelope (`'data.status'`, `'device_id'`) to the values to put there. */
@@ -36,7 +36,7 @@ export function applyOverrides(payload: JsonObject, overrides: PayloadOverrides)
       if (next === undefined || next === null) {
         target[key] = {};
         target = target[key] as JsonObject;
-      } else if (isObject(next)) {
+      } else if (isRecord(next)) {
         target = next;
       } else {
         const at = keys.slice(0, i + 1).join('.');
@@ -96,29 +96,38 @@ export function pairedOverrides(event: unknown, overrides: PayloadOverrides): Pa
   return paired;
 }
 
+/** A zod schema's definition, as far as walking object shapes needs it. */
+interface SchemaDef {
+  type: string;
+  shape?: Record<string, z.core.$ZodType>;
+  innerType?: z.core.$ZodType;
+}
+
+const defOf = (schema: z.core.$ZodType): SchemaDef => schema._zod.def as SchemaDef;
+
 /**
- * An issue for an override path that names no field of the event's shape (a typo such as `data.stauts` would
+ * An issue for an override path that names no field of the event's schema (a typo such as `data.stauts` would
  * otherwise add a field every receiver ignores), or undefined when the path is known or leads into a free-form record.
  */
-export function unknownFieldIssue(shape: FieldShape, path: string[]): WebhookPayloadIssue | undefined {
-  let current = shape;
+export function unknownFieldIssue(schema: z.core.$ZodType, path: string[]): WebhookPayloadIssue | undefined {
+  let def = defOf(schema);
   for (let i = 0; i < path.length; i++) {
-    while (current[0] === 'optional' || current[0] === 'nullable') current = current[1];
-    if (current[0] === 'record') return undefined;
+    while (def.innerType && (def.type === 'optional' || def.type === 'nullable')) def = defOf(def.innerType);
+    if (def.type === 'record') return undefined;
     const parent = path.slice(0, i).join('.') || 'the payload';
     const key = path[i] as string;
-    if (current[0] !== 'object') {
+    if (def.type !== 'object' || !def.shape) {
       return { path, code: 'unrecognized_keys', message: `${parent} holds no fields, so "${key}" can't be set in it` };
     }
-    const fields = current[1];
-    if (!Object.hasOwn(fields, key)) {
+    const field = Object.hasOwn(def.shape, key) ? def.shape[key] : undefined;
+    if (field === undefined) {
       return {
         path,
         code: 'unrecognized_keys',
-        message: `"${key}" is not a field of ${parent}; its fields are ${Object.keys(fields).join(', ')}`,
+        message: `"${key}" is not a field of ${parent}; its fields are ${Object.keys(def.shape).join(', ')}`,
       };
     }
-    current = fields[key]!;
+    def = defOf(field);
   }
   return undefined;
 }

@@ -1,9 +1,9 @@
+import * as z from 'zod/mini';
 import { valueAt } from '../core/validation.js';
-import type { EventMap, EventName, WebhookEvent } from '../schemas/events.js';
+import { EVENT_SCHEMAS, EventEnvelope, type EventMap, type EventName, type WebhookEvent } from '../schemas/events.js';
 import type { Clock } from '../shared/clock.js';
 import { deliveryHeaders } from './delivery-headers.js';
-import { ENVELOPE_SHAPE, EVENT_SHAPES } from './event-shapes.generated.js';
-import { validateShape } from './event-validation.js';
+import { ENGLISH } from './issue-messages.js';
 import { isKnownEventName } from './parse.js';
 import {
   applyOverrides,
@@ -171,7 +171,7 @@ export function createTestDelivery(options: TestDeliveryOptions): TestDelivery {
 function sampleData(event: string, timestamp: number): unknown {
   if (!isKnownEventName(event)) {
     throw new TypeError(
-      `createTestDelivery: options.data is required for "${event}", which is not in the catalog; without it, pass one of ${Object.keys(EVENT_SHAPES).join(', ')}.`,
+      `createTestDelivery: options.data is required for "${event}", which is not in the catalog; without it, pass one of ${Object.keys(EVENT_SCHEMAS).join(', ')}.`,
     );
   }
   return sampleEventData(event, timestamp);
@@ -194,13 +194,13 @@ function override(
     payload as unknown as Record<string, unknown>,
     Object.fromEntries(paired.map((p) => [p.path, p.value])),
   );
-  const shape = isKnownEventName(name) ? EVENT_SHAPES[name] : ENVELOPE_SHAPE;
+  const schema: z.core.$ZodType = isKnownEventName(name) ? EVENT_SCHEMAS[name] : EventEnvelope;
   const issues: WebhookPayloadIssue[] = [];
   for (const path of Object.keys(set)) {
-    const issue = isKnownEventName(name) ? unknownFieldIssue(shape, overridePath(path)) : undefined;
+    const issue = isKnownEventName(name) ? unknownFieldIssue(schema, overridePath(path)) : undefined;
     if (issue) issues.push(issue);
   }
-  const result = validateShape(shape, payload);
+  const result = z.safeParse(schema, payload, ENGLISH);
   if (!result.success) {
     for (const { path, message, code } of result.error.issues) {
       // zod says "expected string, received undefined" for a field an override removed: name the rule instead.

@@ -20,10 +20,10 @@ afterAll(() => server.close());
 const limits = { timeoutMs: 5_000, maxBodyBytes: 1_000 };
 
 describe('callDeployment', () => {
-  it('keeps the path of a deployment served under one (https://example.com/links/api/...)', async () => {
+  it('calls a deployment served under a path there (https://example.com/links/api/...), and names the exchange by the API path', async () => {
     const exchange = await callDeployment(new URL(`${base}/links/`), 'GET', '/api/account?x=1', {}, undefined, limits);
     expect(seen.at(-1)).toBe('/links/api/account?x=1');
-    expect(exchange).toMatchObject({ status: 200, url: '/links/api/account?x=1', responseBody: '{"error":0}' });
+    expect(exchange).toMatchObject({ status: 200, url: '/api/account?x=1', responseBody: '{"error":0}' });
   });
 
   it('stops reading an answer larger than the limit, with a sentence naming the flag', async () => {

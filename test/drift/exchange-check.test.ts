@@ -47,7 +47,7 @@ describe('checkExchange: answers', () => {
   it('reports a renamed field as the table field missing and the new field unknown', () => {
     const { registered, ...rest } = account;
     expect(fields(exchange({ json: { error: 0, data: { ...rest, created: registered } } }))).toEqual([
-      'response data.registered: a string / absent',
+      'response data.registered: a date in the form YYYY-MM-DD HH:MM:SS / absent',
       'response data.created: no such field / "2026-01-01 00:00:00"',
     ]);
   });

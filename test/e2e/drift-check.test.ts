@@ -6,10 +6,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CheckReport } from '../../mock/cli/check-command.js';
-import { DRIFTING_KEY, LEAKED_TOKEN, PLANTED, startDriftingServer } from '../drift/support/drifting-server.js';
+import {
+  DRIFTING_KEY,
+  LEAKED_TOKEN,
+  PLANTED,
+  startDriftingServer,
+  TOLERATED_VALUES,
+} from '../drift/support/drifting-server.js';
 import { mockWithRecording } from '../drift/support/recording-target.js';
 import { closedPort } from '../support/closed-port.js';
-import { type CliServer, describeRun, runCli, startCli } from './support/processes.js';
+import { type CliServer, describeRun, root, runCli, startCli } from './support/processes.js';
 
 const ADMIN_KEY = 'drift-admin-key-0123456789';
 const dir = mkdtempSync(join(tmpdir(), 'linkgate-check-'));
@@ -118,13 +124,19 @@ describe('linkgate check against linkgate mock', { timeout: 120_000 }, () => {
     }
   });
 
-  it('says why a variant could not be seen: stringIds without --write, perAttemptDeliveryIds through proxy --receiver', async () => {
+  it('says in its headline which variants it could not see, and why: stringIds without --write, perAttemptDeliveryIds through proxy --receiver', async () => {
     const mock = await startCli(['--admin-key', ADMIN_KEY, '--quiet', '--variant', 'stringIds']);
     const run = await check(['--base-url', mock.url, '--api-key', ADMIN_KEY]);
     expect(run.code, describeRun(run)).toBe(0);
-    expect(run.stdout).toContain('stringIds: not matched (only ids of new records show it: add --write to see)');
+    // Nothing claims the plain mock reproduces this deployment: stringIds is on, and the tour could not see it.
+    expect(run.stdout).not.toContain('reproduces this deployment');
     expect(run.stdout).toContain(
-      "perAttemptDeliveryIds: not matched (webhook deliveries only show it: run linkgate proxy --receiver <your receiver URL>, set the gateway's webhook URL to the proxy, and let one delivery fail once)",
+      'Production variants matched: none. Not checked: stringIds, negativeRemaining, perAttemptDeliveryIds (see below). The plain mock reproduces what was checked: linkgate mock',
+    );
+    expect(run.stdout).toContain('stringIds: not checked (only ids of new records show it: add --write to see)');
+    expect(run.stdout).toContain('overlayCollection: not matched (the overlay list used "cta", as the spec says)');
+    expect(run.stdout).toContain(
+      "perAttemptDeliveryIds: not checked (webhook deliveries only show it: run linkgate proxy --receiver <your receiver URL>, set the gateway's webhook URL to the proxy, and let one delivery fail once)",
     );
   });
 
@@ -244,16 +256,69 @@ describe('linkgate check against a drifting server', { timeout: 120_000 }, () =>
     }
   });
 
+  it('checks a deployment under a path prefix (--base-url http://host/links) as it checks one at the root', async () => {
+    const [atRoot, underPrefix] = await Promise.all([
+      startDriftingServer('drift'),
+      startDriftingServer('drift', { prefix: '/links' }),
+    ]);
+    try {
+      const [root, prefixed] = await Promise.all([
+        check(['--base-url', atRoot.url, '--api-key', DRIFTING_KEY, '--json']),
+        check(['--base-url', underPrefix.url, '--api-key', DRIFTING_KEY, '--json']),
+      ]);
+      expect(root.code, describeRun(root)).toBe(1);
+      expect(prefixed.code, describeRun(prefixed)).toBe(1);
+      const operations = (run: typeof root) => (JSON.parse(run.stdout) as CheckReport).operations;
+      expect(operations(prefixed)).toEqual(operations(root));
+      expect(operations(prefixed).map((o) => o.operation)).not.toContain('unknown');
+    } finally {
+      await Promise.all([atRoot.close(), underPrefix.close()]);
+    }
+  });
+
   it('prints a table per operation with the differences', async () => {
     const server = await startDriftingServer('drift');
     try {
       const run = await check(['--base-url', server.url, '--api-key', DRIFTING_KEY]);
       expect(run.code, describeRun(run)).toBe(1);
       expect(run.stdout).toMatch(
-        /domains\.list\s+1\s+0\s+response data\.domains\[\]\.id: expected an integer, seen "12"/,
+        /domains\.list\s+1\s+0\s+response data\.domains\[\]\.id: tolerated by linkgate, differs from the API: expected an integer, seen "12"/,
       );
       expect(run.stdout).toMatch(/splash\.list\s+1\s+0\s+response status: expected HTTP 200.*, seen HTTP 201/);
       expect(run.stdout).toContain('Result: drift in');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('reports what linkgate reads but the API documents otherwise (numeric strings, other date forms, plan fields) as tolerated drift: exit 1, silenced by --ignore', async () => {
+    const server = await startDriftingServer('tolerated');
+    try {
+      const args = ['--base-url', server.url, '--api-key', DRIFTING_KEY];
+      const [json, text] = await Promise.all([check([...args, '--json']), check(args)]);
+      expect(json.code, describeRun(json)).toBe(1);
+      const report = JSON.parse(json.stdout) as CheckReport;
+      expect(report.admin).toBe(true);
+      const found = report.operations.flatMap((o) =>
+        o.differences.map((d) => [o.operation, d.field, d.expected, d.seen, d.kind]),
+      );
+      expect(found).toEqual(expect.arrayContaining(TOLERATED_VALUES.map((t) => [...t, 'tolerated'])));
+      // Nothing else differs: the rest of each answer is as the spec states it.
+      expect(found).toHaveLength(TOLERATED_VALUES.length);
+      expect(report.tolerated).toBe(TOLERATED_VALUES.length);
+
+      expect(text.code, describeRun(text)).toBe(1);
+      expect(text.stdout).toMatch(
+        /plans\.list\s+1\s+0\s+response data\[\]\.free: tolerated by linkgate, differs from the API: expected true or false, seen 0/,
+      );
+      expect(text.stdout).toContain(
+        `Result: drift in 5 operation(s); ${TOLERATED_VALUES.length} difference(s) are values linkgate tolerates but the API documents otherwise (exit 1).`,
+      );
+
+      // A team that accepts them says so, as for any finding.
+      const ignores = TOLERATED_VALUES.flatMap(([op, field]) => ['--ignore', `${op}:${field}`]);
+      const accepted = await check([...args, ...ignores]);
+      expect(accepted.code, describeRun(accepted)).toBe(0);
     } finally {
       await server.close();
     }
@@ -322,6 +387,91 @@ describe('linkgate check when the deployment cannot be checked (exit 2, a senten
       cannotRun(badFlag, /--base-url must start with http:\/\/ or https:\/\//);
     } finally {
       await Promise.all([html.close(), huge.close(), slow.close(), drifting.close()]);
+    }
+  });
+});
+
+describe('linkgate check given a URL with secrets in it (credentials, a query, the inspector link) refuses it by name and prints none of them', {
+  timeout: 120_000,
+}, () => {
+  it('a user name and password, a query and the banner inspector link with its #token=: exit 2, the address to use, no secret', async () => {
+    const token = 'ctl_check_link_token_0123456789';
+    const [mock, drifting] = await Promise.all([
+      startCli(['--quiet', '--control-token', token]),
+      startDriftingServer('drift'),
+    ]);
+    try {
+      const port = new URL(drifting.url).port;
+      const inspectorLink = `${mock.url}/#token=${token}`;
+      const [credentials, broken, query, link] = await Promise.all([
+        check(['--base-url', `http://deploy:PASSW0RD-secret@127.0.0.1:${port}/links`, '--api-key', DRIFTING_KEY]),
+        check([
+          '--base-url',
+          `http://deploy:PASSW0RD-secret@127.0.0.1:${port}:x/`,
+          '--api-key',
+          DRIFTING_KEY,
+          '--json',
+        ]),
+        check(['--base-url', `${drifting.url}/?access_token=QUERY-secret`, '--api-key', DRIFTING_KEY]),
+        check(['--base-url', inspectorLink, '--api-key', DRIFTING_KEY]),
+      ]);
+      for (const run of [credentials, broken, query, link]) {
+        expect(run.code, describeRun(run)).toBe(2);
+        expect(run.stderr).not.toMatch(/\n\s+at /);
+        for (const secret of ['PASSW0RD-secret', 'QUERY-secret', token]) {
+          expect(run.stdout + run.stderr).not.toContain(secret);
+        }
+      }
+      expect(credentials.stderr).toContain(
+        `--base-url must not carry a user name or password (http://[hidden]@127.0.0.1:${port}/links): the check signs in with its key alone; give the address, http://127.0.0.1:${port}/links.`,
+      );
+      expect(broken.stderr).toContain('--base-url must be a full URL starting with http:// or https://');
+      expect(query.stderr).toContain(
+        `--base-url has a query ("?..."), which is no part of the API's address (the mock's inspector link carries its control token there); give the address alone: ${drifting.url}/.`,
+      );
+      expect(link.stderr).toContain(`--base-url has a fragment ("#..."), which is no part of the API's address`);
+      expect(link.stderr).toContain(`give the address alone: ${mock.url}/.`);
+    } finally {
+      await drifting.close();
+    }
+  });
+});
+
+describe('docs/guides/checking-a-deployment.md: its tested output blocks are what the CLI prints', {
+  timeout: 120_000,
+}, () => {
+  const marker = '<!-- tested: test/e2e/drift-check.test.ts -->\n```\n';
+  const guide = readFileSync(join(root, 'docs/guides/checking-a-deployment.md'), 'utf8');
+  /** The guide's tested blocks, in order: plain mock, --write against two variants, drifting server, refused key. */
+  const blocks = guide
+    .split(marker)
+    .slice(1)
+    .map((part) => part.slice(0, part.indexOf('\n```')));
+  /** Ports differ from run to run; nothing else may. */
+  const portless = (text: string) => text.replace(/127\.0\.0\.1:\d+/g, '127.0.0.1:<port>').trimEnd();
+
+  it('prints each block as the guide shows it (the ports aside)', async () => {
+    expect(blocks).toHaveLength(4);
+    const [plainBlock, variantsBlock, driftBlock, refusedBlock] = blocks as [string, string, string, string];
+    const [plain, variants, drifting] = await Promise.all([
+      startCli(['--admin-key', ADMIN_KEY]),
+      startCli(['--admin-key', ADMIN_KEY, '--quiet', '--variant', 'overlayCollection,stringIds']),
+      startDriftingServer('drift'),
+    ]);
+    try {
+      const [plainRun, variantsRun, driftRun, refusedRun] = await Promise.all([
+        check(['--base-url', plain.url, '--api-key', keysOf(plain).alice as string]),
+        check(['--base-url', variants.url, '--api-key', ADMIN_KEY, '--write']),
+        check(['--base-url', drifting.url, '--api-key', DRIFTING_KEY]),
+        check(['--base-url', plain.url, '--api-key', 'not-a-key-of-this-mock']),
+      ]);
+      expect(portless(plainRun.stdout)).toBe(portless(plainBlock));
+      // An excerpt: the variants lines of the run.
+      for (const line of variantsBlock.split('\n')) expect(variantsRun.stdout.split('\n')).toContain(line);
+      expect(portless(driftRun.stdout)).toBe(portless(driftBlock));
+      expect(portless(refusedRun.stderr)).toBe(portless(refusedBlock));
+    } finally {
+      await drifting.close();
     }
   });
 });

@@ -206,10 +206,10 @@ describe('linkgate proxy -- <command>', { timeout: 120_000 }, () => {
       expect(run.code, describeRun(run)).toBe(1);
       expect(run.stdout).toContain('/api/account 200');
       expect(run.stderr).toContain(
-        'drift response account.get GET /api/account data.registered: expected a string, seen absent',
+        'drift response account.get GET /api/account data.registered: expected a date in the form YYYY-MM-DD HH:MM:SS, seen absent',
       );
       expect(run.stderr).toContain(
-        'drift response domains.list GET /api/domains data.domains[0].id: expected an integer, seen "12"',
+        'drift response domains.list GET /api/domains data.domains[0].id: tolerated by linkgate, differs from the API: expected an integer, seen "12"',
       );
       expect(run.stderr).toContain(
         'drift response overlays.list GET /api/overlay header X-RateLimit-Remaining: expected present, seen absent',
@@ -317,5 +317,192 @@ console.log(JSON.stringify({ account: (await client.account.get()).username, dom
     // What the SDK read from the deployment, it reads the same from the mock loaded with the recording.
     const firstLine = (out: string) => out.split('\n').find((l) => l.startsWith('{')) as string;
     expect(JSON.parse(firstLine(again.stdout))).toEqual(JSON.parse(firstLine(through.stdout)));
+  });
+});
+
+/** `linkgate proxy --upstream <url> --port 0 -- <command>`, started in its own process. */
+const proxyWith = (upstream: string, command: string[]) =>
+  spawnNode(['mock/cli.ts', 'proxy', '--upstream', upstream, '--port', '0', '--', ...command]);
+
+/** True while a process of that pid runs. */
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+describe('linkgate proxy -- <command> ends as the command ends', { timeout: 120_000 }, () => {
+  it('exits 137 for a command killed by SIGKILL and 139 for one killed by SIGSEGV, as a shell does', async () => {
+    const mock = await startCli(['--admin-key', ADMIN_KEY, '--quiet']);
+    const [killed, segv] = [
+      proxyWith(mock.url, ['sh', '-c', 'kill -KILL $$']),
+      proxyWith(mock.url, ['sh', '-c', 'kill -SEGV $$']),
+    ];
+    const [k, s] = await Promise.all([killed.exited, segv.exited]);
+    expect(k.code, killed.err()).toBe(137);
+    expect(s.code, segv.err()).toBe(139);
+    expect(killed.err()).toContain('linkgate proxy summary');
+  });
+
+  it('on SIGHUP passes it on to the command, prints its summary and ends, leaving no command running', async () => {
+    const mock = await startCli(['--admin-key', ADMIN_KEY, '--quiet']);
+    const waiting = writeProgram(`
+await fetch(process.env.LINKGATE_BASE_URL + '/api/account', { headers: { Authorization: 'Bearer ${ADMIN_KEY}' } });
+console.log('pid', process.pid);
+setTimeout(() => {}, 60_000);
+`);
+    const proxy = proxyWith(mock.url, [process.execPath, '--import', 'tsx', waiting]);
+    const [, pid] = await proxy.printed(/pid (\d+)/);
+    proxy.child.kill('SIGHUP');
+    const { code } = await proxy.exited;
+    expect(code, proxy.err()).toBe(129);
+    expect(proxy.err()).toMatch(/linkgate proxy summary\noperation\s+calls\s+matched\s+differences\naccount\.get\s+1/);
+    expect(alive(Number(pid))).toBe(false);
+  });
+
+  it('without a command, ends on SIGHUP with its summary', async () => {
+    const mock = await startCli(['--admin-key', ADMIN_KEY, '--quiet']);
+    const proxy = await startProxy(['--upstream', mock.url]);
+    await raw(proxy.url, '/api/account', { Authorization: `Bearer ${ADMIN_KEY}` });
+    proxy.child.kill('SIGHUP');
+    const { code } = await proxy.exited;
+    expect(code, proxy.err()).toBe(0);
+    expect(proxy.out()).toMatch(/linkgate proxy summary\noperation\s+calls\s+matched\s+differences\naccount\.get\s+1/);
+  });
+
+  it('sends SIGKILL to a command that ignores SIGTERM after 5 s, says so, and exits 137', async () => {
+    const mock = await startCli(['--admin-key', ADMIN_KEY, '--quiet']);
+    const stubborn = writeProgram(`
+process.on('SIGTERM', () => console.log('ignoring SIGTERM'));
+console.log('pid', process.pid);
+setInterval(() => {}, 60_000);
+`);
+    const proxy = proxyWith(mock.url, [process.execPath, '--import', 'tsx', stubborn]);
+    const [, pid] = await proxy.printed(/pid (\d+)/);
+    const sent = performance.now();
+    proxy.child.kill('SIGTERM');
+    const { code } = await proxy.exited;
+    const ms = performance.now() - sent;
+    expect(code, proxy.out() + proxy.err()).toBe(137);
+    expect(ms).toBeGreaterThanOrEqual(4_900);
+    expect(ms).toBeLessThan(9_000);
+    expect(proxy.out()).toContain('ignoring SIGTERM');
+    expect(proxy.err()).toContain('did not end within 5 s of SIGTERM; sent SIGKILL');
+    expect(proxy.err()).toContain('linkgate proxy summary');
+    expect(alive(Number(pid))).toBe(false);
+  });
+});
+
+describe('linkgate proxy --record with several keys', { timeout: 120_000 }, () => {
+  it("keeps each record under the user whose key read it, with the deployment's ids and order, and says what it wrote", async () => {
+    const source = await startCli(['--admin-key', ADMIN_KEY, '--quiet']);
+    const keyOf = (server: { out(): string }, name: string) =>
+      new RegExp(`^ {4}${name}\\s+(\\S+)`, 'm').exec(server.out())?.[1] as string;
+    const sourceKeys = { alice: keyOf(source, 'alice'), bob_smith: keyOf(source, 'bob_smith') };
+    // A record made now, so ids are not simply 1, 2, 3 in seed order.
+    await raw(
+      source.url,
+      '/api/domain/add',
+      { Authorization: `Bearer ${sourceKeys.bob_smith}`, 'Content-Type': 'application/json' },
+      'POST',
+      JSON.stringify({ domain: 'https://x.example.com' }),
+    );
+    const recording = join(dir, 'two-keys.json');
+    const proxy = await startProxy(['--upstream', source.url, '--record', recording]);
+    const paths = ['/api/account', '/api/domains', '/api/pixels', '/api/qr'];
+    for (const key of Object.values(sourceKeys)) {
+      for (const path of paths) await raw(proxy.url, path, { Authorization: `Bearer ${key}` });
+    }
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    proxy.child.kill('SIGTERM');
+    await proxy.exited;
+    expect(proxy.out()).toMatch(
+      new RegExp(
+        `linkgate proxy: recording written to ${recording.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: \\d+ records \\(2 users, 4 domains, \\d+ pixels, \\d+ QR codes\\)`,
+      ),
+    );
+
+    const replay = await startCli(['--seed', 'empty', '--fixture', recording]);
+    const replayKeys = { alice: keyOf(replay, 'alice'), bob_smith: keyOf(replay, 'bob_smith') };
+    /** What a key reads: its username, and each list's ids and names in the order listed. */
+    const read = async (url: string, key: string) => {
+      const auth = { Authorization: `Bearer ${key}` };
+      const json = async (path: string) => JSON.parse((await raw(url, path, auth)).body.toString());
+      const account = (await json('/api/account')).data.username as string;
+      const domains = (await json('/api/domains')).data.domains.map((d: { id: number; domain: string }) => [
+        d.id,
+        d.domain,
+      ]);
+      const pixels = (await json('/api/pixels')).data.pixels.map((p: { id: number; tag: string }) => [p.id, p.tag]);
+      const qrs = (await json('/api/qr')).data.qrs.map((q: { id: number; name: string }) => [q.id, q.name]);
+      return { account, domains, pixels, qrs };
+    };
+    for (const name of ['alice', 'bob_smith'] as const) {
+      const [before, after] = [await read(source.url, sourceKeys[name]), await read(replay.url, replayKeys[name])];
+      expect(after.account).toBe(name);
+      expect(before.domains.length, name).toBeGreaterThan(0);
+      expect(after).toEqual(before);
+    }
+  });
+});
+
+describe('linkgate proxy under many large answers at once', { timeout: 120_000 }, () => {
+  it('keeps copies within 8 times --max-body in all: bodies past it are forwarded whole and reported as not checked', async () => {
+    // 0.9 MB answers, each held open half-sent for a moment, so all 20 are in flight together.
+    const body = JSON.stringify({ error: 0, data: { note: 'x'.repeat(900_000) } });
+    const upstream = createServer((_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
+      res.write(body.slice(0, 450_000));
+      setTimeout(() => res.end(body.slice(450_000)), 1_000);
+    });
+    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+    const report = join(dir, 'budget.ndjson');
+    const proxy = await startProxy([
+      ...['--upstream', `http://127.0.0.1:${(upstream.address() as { port: number }).port}`],
+      ...['--max-body', '1', '--report', report],
+    ]);
+    try {
+      const answers = await Promise.all(Array.from({ length: 20 }, () => raw(proxy.url, '/api/account')));
+      for (const answer of answers) expect(answer.body.toString()).toBe(body);
+      proxy.child.kill('SIGTERM');
+      await proxy.exited;
+      const lines = readFileSync(report, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
+      const skipped = lines.filter((l) => l.type === 'not-checked');
+      const summary = lines.at(-1) as { operations: { calls: number }[]; notChecked: Record<string, number> };
+      const checked = summary.operations[0]?.calls ?? 0;
+      // 8 MB of budget holds at most 8 whole copies of 0.9 MB while 20 are in flight: some pass unchecked.
+      expect(checked).toBeGreaterThan(0);
+      expect(skipped.length).toBeGreaterThan(0);
+      expect(checked + skipped.length).toBe(20);
+      expect(summary.notChecked).toEqual({ 'body over budget': skipped.length });
+      expect(skipped[0]).toMatchObject({ method: 'GET', path: '/api/account', reason: 'body over budget' });
+      expect(proxy.out()).toContain('linkgate proxy: not checked: GET /api/account: body over budget');
+      expect(proxy.out()).toMatch(/Not checked: \d+ exchange\(s\) \(body over budget: \d+\)/);
+    } finally {
+      upstream.close();
+    }
+  });
+
+  it('does not parse a deeply nested answer: reported as not checked, the proxy stays small', async () => {
+    const deep = `${'['.repeat(500_000)}1${']'.repeat(500_000)}`;
+    const upstream = createServer((_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(`{"error":0,"data":${deep}}`);
+    });
+    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+    const proxy = await startProxy(['--upstream', `http://127.0.0.1:${(upstream.address() as { port: number }).port}`]);
+    try {
+      const answer = await raw(proxy.url, '/api/account');
+      expect(answer.body.length).toBe(deep.length + 19);
+      await proxy.printed(/not checked: GET \/api\/account: body nested deeper than 64 levels/);
+    } finally {
+      upstream.close();
+    }
   });
 });

@@ -36,6 +36,31 @@ describe('linkgate mock request log', () => {
     expect(log).not.toContain('#');
     await cli.stop();
   });
+
+  it('never prints a control token in the path, percent-encoded or not, or in an absolute-form target', async () => {
+    const cli = await startCli(['--control-token', TOKEN]);
+    // Every character as `%XX`.
+    const encodeAll = (text: string) =>
+      [...text].map((c) => `%${c.charCodeAt(0).toString(16).padStart(2, '0')}`).join('');
+    const targets = [
+      `/%23token=${TOKEN}`,
+      `/__mock/${TOKEN}`,
+      `/__mock/${encodeAll(TOKEN)}`,
+      `/api/%2523token%3D${TOKEN.slice(0, 4)}${encodeAll(TOKEN.slice(4))}`,
+      `/%252523token=${encodeAll(encodeAll(TOKEN))}`,
+      `${cli.url}/__mock/${TOKEN}`,
+    ];
+    for (const target of targets) expect(await rawRequest(cli.url, `GET ${target} HTTP/1.1`)).toMatch(/^HTTP\/1\.1 /);
+    await rawRequest(cli.url, 'GET /openapi.json?last HTTP/1.1');
+    await cli.printed(/GET \/openapi\.json 200 /);
+    const log = cli.out().slice(cli.out().indexOf('Stop with Ctrl+C.'));
+    expect(log.match(/^.* GET .*$/gm)).toHaveLength(targets.length + 1);
+    expect(log).not.toContain(TOKEN);
+    expect(log).not.toContain(TOKEN.slice(4));
+    expect(log).not.toContain(encodeAll(TOKEN));
+    expect(log).toContain('GET /__mock/[hidden] ');
+    await cli.stop();
+  });
 });
 
 describe('linkgate mock request log at exit', () => {

@@ -189,16 +189,27 @@ describeWithRedis('RedisRateLimitStore', () => {
         const mine = stores[0] as RedisRateLimitStore;
         // Its next take learns that three share the budget.
         await mine.take(key, Date.now(), 1, ASSUMED);
-        // An answer: 26 left of 30; this store's share of it is a third.
-        mine.observe(key, { limit: 30, remaining: 26, resetAt: Date.now() + 30_000 }, 0, Date.now());
+        // An answer: 26 left of 30 in a window ending in 30 s.
+        const resetAt = Date.now() + 30_000;
+        mine.observe(key, { limit: 30, remaining: 26, resetAt }, 0, Date.now());
         await connected.command(['PING']);
         await redis.stop('SIGKILL');
         const during = [];
         for (let i = 0; i < 10; i++) during.push(await mine.take(key, Date.now(), i, ASSUMED));
         expect(logger.lines[0]).toMatch(/^warn: RedisRateLimitStore: Redis /);
-        // floor(26 / 3) = 8 left of a limit of 10, where alone it would have taken all 26.
-        expect(during.filter((r) => r.granted)).toHaveLength(8);
-        expect(during[0]?.state).toMatchObject({ limit: 10, remaining: 7, provisional: false });
+        // What the others took of that window since went with Redis, so a share of the 26 could overshoot the limit
+        // (#31.12): it sends nothing more in it, until its reset and the second a whole-second reset may be short...
+        expect(during.filter((r) => r.granted)).toHaveLength(0);
+        expect(during[0]?.state).toMatchObject({
+          limit: 10,
+          remaining: 0,
+          resetAt: resetAt + 1000,
+          provisional: false,
+        });
+        // ...then takes its third of each window: 10 of 30, where alone it would take all 30.
+        const next = [];
+        for (let i = 0; i < 12; i++) next.push(await mine.take(key, resetAt + 1000, 0, ASSUMED));
+        expect(next.filter((r) => r.granted)).toHaveLength(10);
       } finally {
         await redis.restart();
         for (const other of others) await other.close();
@@ -229,10 +240,13 @@ describeWithRedis('RedisRateLimitStore', () => {
           for (let i = 0; i < n; i++) granted.push((await store.take(key, at, i, ASSUMED)).granted);
           return granted.filter(Boolean).length;
         };
-        // The busy store's count is current: a third of the 29 left. The idle one's count is two windows old, so
-        // stores may have joined since (two did): it waits out the window the others may have spent (2.95 s, the longest
-        // an answer stated, and a second), then takes one request a window, not the whole budget it thinks it has alone.
-        expect(await take(busy, t0 + 7_100, 12)).toBe(9);
+        // The busy store's count is current, but what the others took since went with Redis: it waits out the window
+        // in progress (to its stated reset and a second), then takes a third of each. The idle one's count is two
+        // windows old, so stores may have joined since (two did): it waits out the window the others may have spent
+        // (2.95 s, the longest an answer stated, and a second), then takes one request a window, not the whole budget
+        // it thinks it has alone.
+        expect(await take(busy, t0 + 7_100, 12)).toBe(0);
+        expect(await take(busy, t0 + 11_000, 12)).toBe(10);
         expect(await take(idle, t0 + 7_100, 12)).toBe(0);
         expect(await take(idle, t0 + 11_049, 12)).toBe(0);
         expect(await take(idle, t0 + 11_050, 12)).toBe(1);

@@ -1,10 +1,11 @@
 // The issues of a payload that breaks its schema read word for word as they did when the event schemas were classic
 // zod (every message below was recorded from that build): the schemas moved to zod/mini, which ships no messages, and
-// the receiver validates with a table generated from them; neither may change what a receiver logs or answers.
+// the receiver parses with them (compiled by zod's `compile` under Node); neither may change what a receiver logs or
+// answers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EVENT_SCHEMAS, EventEnvelope } from '../../src/schemas/events.js';
 import { parseWebhookEvent, WebhookVerificationError } from '../../src/webhooks/index.js';
-import { SHAPE_PARSERS, useEventParsers } from '../../src/webhooks/parse.js';
+import { useCompiledEventParsers } from '../../src/webhooks/node-parsers.js';
+import { useSchemaPreparer } from '../../src/webhooks/parse.js';
 import { deviceQr, deviceStatus, messageAck, messageReceived } from './support/fixtures.js';
 
 type Issue = [path: (string | number)[], message: string, code: string];
@@ -103,12 +104,12 @@ const cases: [what: string, body: unknown, issues: Issue[]][] = [
 ];
 
 describe.each([
-  ['as the receiver parses them on every runtime (the generated shape table)', () => useEventParsers(SHAPE_PARSERS)],
-  ['by the zod/mini schemas as written', () => useEventParsers({ events: EVENT_SCHEMAS, envelope: EventEnvelope })],
+  ['as browsers and edges parse them (the zod/mini schemas as written)', () => useSchemaPreparer()],
+  ['as the Node build parses them (the schemas compiled by zod)', useCompiledEventParsers],
 ])('payload issues, %s', (_, setUp) => {
   beforeAll(setUp);
   // Back to the default, so files after this one in the worker parse as the package does.
-  afterAll(() => useEventParsers(SHAPE_PARSERS));
+  afterAll(() => useSchemaPreparer());
 
   it.each(cases)('names %s in the words classic zod used', (_what, body, issues) => {
     expect(issuesOf(body)).toEqual(issues);

@@ -1,6 +1,6 @@
-// What a receiver ships: the webhook code and the event shapes as a generated table, nothing else (issue #23). Bundled
-// as a browser or edge app is (esbuild, the same way `npm run size` does), it carries no management or messaging
-// operation, no HTTP client and no zod at all; the Node entry is the same code.
+// What a receiver ships: the webhook code, the zod/mini event schemas and zod/mini to parse with, nothing else (issues
+// #23, #30). Bundled as a browser or edge app is (esbuild, the same way `npm run size` does), it carries no management
+// or messaging operation, no HTTP client and no zod compiler; the Node entry is the same code plus zod's compiler.
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
@@ -43,12 +43,13 @@ describe('the receiver app bundled for a browser or an edge (bench/apps/webhook-
     expect(sdk).toEqual([]);
   });
 
-  it('validates events with the generated shape table, with no zod at run time (no schema, no compiler)', () => {
-    expect(browserApp).toContain('src/webhooks/event-shapes.generated.ts');
-    expect(browserApp).toContain('src/webhooks/event-validation.ts');
-    expect(browserApp.filter((file) => file.startsWith('node_modules/zod/'))).toEqual([]);
-    // zod names each of its classes in a string, which minifying keeps: none is left.
-    expect(browserCode).not.toMatch(/\$Zod|zod/i);
+  it('validates events with the zod/mini schemas as written: no classic zod, no compiler', () => {
+    expect(browserApp).toContain('src/schemas/events.ts');
+    expect(browserApp).toContain('node_modules/zod/v4/mini/schemas.js');
+    expect(browserApp.filter((file) => /^node_modules\/zod\/v4\/(?:classic\/|core\/compile\.js)/.test(file))).toEqual(
+      [],
+    );
+    expect(browserApp).not.toContain('src/webhooks/node-parsers.ts');
   });
 
   it('carries neither the union of all events (parsing looks the schema up by name) nor what only verifiers need', () => {
@@ -64,10 +65,19 @@ describe('the receiver app bundled for a browser or an edge (bench/apps/webhook-
 });
 
 describe('linkgate/webhooks for Node (src/webhooks/index.node.ts)', () => {
-  it('is the same code as the default build, without zod', async () => {
+  it('is the default build plus zod’s compiler, and no classic zod', async () => {
     const nodeEntry = await bundledFiles('src/webhooks/index.node.ts', 'node');
     const plain = await bundledFiles('src/webhooks/index.ts', 'node');
-    expect(nodeEntry.filter((file) => file !== 'src/webhooks/index.node.ts')).toEqual(plain);
-    expect(nodeEntry.filter((file) => file.includes('node_modules/zod/'))).toEqual([]);
+    expect(plain.filter((file) => !nodeEntry.includes(file))).toEqual([]);
+    const added = nodeEntry.filter((file) => !plain.includes(file));
+    expect(added).toEqual(
+      expect.arrayContaining(['src/webhooks/node-parsers.ts', 'node_modules/zod/v4/core/compile.js']),
+    );
+    expect(
+      added.filter(
+        (file) => !/^src\/webhooks\/(?:index\.node|node-parsers)\.ts$|^node_modules\/zod\/v4\/core\//.test(file),
+      ),
+    ).toEqual([]);
+    expect(nodeEntry.filter((file) => file.includes('node_modules/zod/v4/classic/'))).toEqual([]);
   });
 });

@@ -26,6 +26,7 @@ async function runScenario(scenario: string | undefined, print: string) {
 describe('docs/guides/gateway-simulator.md snippets, each in its own node process', () => {
   it('has the four in-process scenarios the test reads', () => {
     expect(snippets.length).toBeGreaterThanOrEqual(4);
+    expect(setUp).toContain("gateway.routing.setTenant('default', { url: 'https://receiver.test/webhooks', secret });");
     expect(retries).toContain('clock.advance(3_000)');
     expect(circuit).toContain("gateway.circuits()[0]?.state; // 'closed'");
     expect(deadLetters).toContain('gateway.replay(dead!.deliveryId)');

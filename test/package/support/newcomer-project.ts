@@ -49,7 +49,8 @@ export function adapt(snippet: string, from: string, to: string): string {
 
 /**
  * A clean checkout of linkgate in `into`, as `git clone` and `npm install` leave it for a release: the files git tracks
- * (and new ones it does not ignore) as they are on disk, no dist/, and the installed node_modules linked in.
+ * (and new ones it does not ignore) as they are on disk, committed in a repository of its own so `git status` tells
+ * what a command changed, no dist/, and the installed node_modules linked in.
  */
 export async function cleanCheckout(into: string): Promise<string> {
   const listed = await mustRun('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], root);
@@ -61,8 +62,20 @@ export async function cleanCheckout(into: string): Promise<string> {
     copyFileSync(join(root, file), join(dir, file));
   }
   symlinkSync(realpathSync(join(root, 'node_modules')), join(dir, 'node_modules'), 'dir');
+  const git = ['-c', 'user.name=linkgate test', '-c', 'user.email=test@linkgate.invalid', '-c', 'commit.gpgsign=false'];
+  await mustRun('git', ['init', '-q'], dir);
+  await mustRun('git', ['add', '-A'], dir);
+  await mustRun('git', [...git, 'commit', '-q', '--no-verify', '-m', 'checkout'], dir);
   return dir;
 }
+
+/** `git status --porcelain` of a checkout made by `cleanCheckout`: one line per file changed since, empty if none. */
+export async function gitChanges(checkout: string): Promise<string> {
+  return (await mustRun('git', ['status', '--porcelain'], checkout)).stdout.trim();
+}
+
+/** Runs npm with `args` in `cwd`, failing with its stderr when it exits non-zero. */
+export const runNpm = (args: string[], cwd: string, timeoutMs?: number) => mustRun('npm', args, cwd, timeoutMs);
 
 /**
  * Packs a clean checkout of linkgate as `npm publish` would, without building it first: npm's prepack must build it.
