@@ -40,8 +40,17 @@ const plain = (text: string) =>
     .replace(/ \d+(\.\d+)?m?s$/gm, '')
     .replace(/\s+$/gm, '');
 
+/** The guide's three uses, each a section whose blocks this test runs. */
+const SECTIONS = [
+  '1. In a vitest suite, in-process',
+  '2. In CI, from a plan file',
+  '3. From another language, over HTTP',
+];
+
 describe(GUIDE, () => {
-  it('has the blocks this test runs, in order', () => {
+  it('has the blocks this test runs, in order, under its three sections', () => {
+    const guide = readFileSync(join(root, GUIDE), 'utf8');
+    for (const section of SECTIONS) expect(guide).toContain(`\n## ${section}\n`);
     expect(
       [suite, suiteOutput, plan, serverCommand, bannerLine, python, pythonCommand, pythonOutput].map((b) => b![0]),
     ).toEqual(['ts', 'text', 'json', 'sh', 'text', 'python', 'sh', 'text']);
