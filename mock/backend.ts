@@ -1,11 +1,15 @@
 import { type Clock, systemClock } from '../src/shared/clock.js';
 import { withoutTrailingSlashes } from '../src/shared/trailing-slashes.js';
 import { controlGroup } from './control/control-routes.js';
+import { faultControlGroup } from './control/fault-routes.js';
 import { mediaGroup } from './control/media-routes.js';
 import { stateControlGroup } from './control/state-routes.js';
+import { FaultBook } from './faults/fault-book.js';
+import { faultCatalogue } from './faults/fault-target.js';
 import { Gateway, type GatewayOptions } from './gateway/gateway.js';
 import { MockRouter } from './http/router.js';
 import type { MockRequest, MockResponse } from './http/types.js';
+import { bearerKey } from './management/auth.js';
 import { managementGroup } from './management/group.js';
 import { qrImageGroup } from './management/qr-image-route.js';
 import { DEFAULT_RATE_LIMIT, RateLimiter, type RateLimitOptions } from './management/rate-limit.js';
@@ -14,6 +18,7 @@ import { MockStore, type StoreSnapshot } from './management/store.js';
 import { type ProductionVariants, type ProductionVariantsOption, resolveVariants } from './management/variants.js';
 import { messagingGroup } from './messaging/messaging-routes.js';
 import { openApiGroup } from './openapi/openapi-document.js';
+import { OPERATION_WORDS } from './openapi/operation-words.js';
 import { cryptoRandom } from './shared/random-text.js';
 import { type MockSnapshot, prepareRestore, takeSnapshot } from './state/mock-snapshot.js';
 
@@ -88,6 +93,12 @@ export interface BackendCore<C extends Clock = Clock> {
   readonly gateway: Gateway<C>;
   /** Randomness for keys and tokens. */
   random(): number;
+  /**
+   * Faults of the management and messaging APIs (and the gateway's deliveries), armed in-process: what fails, how and
+   * when, e.g. `backend.faults.add({ operation: 'listDomains', fault: 'status', status: 503 })`. The same faults as
+   * `POST /__mock/faults` and `linkgate mock --faults plan.json`; `reset()` disarms them.
+   */
+  readonly faults: FaultBook;
   /** The base for absolute links the mock serves itself (QR images): the request's origin plus `baseUrl`'s path. @internal */
   linkBase(req: MockRequest): string;
   /** Back to the seeded state: same users, keys and records; rate windows and the gateway cleared. */
@@ -133,6 +144,20 @@ export function createBackendCore<C extends Clock = Clock>(options: MockBackendO
     perAttemptDeliveryIds: resolved.variants.perAttemptDeliveryIds || options.gateway?.perAttemptDeliveryIds,
   });
 
+  const faults = new FaultBook({
+    clock: resolved.clock,
+    random: resolved.random,
+    rateLimit: () => rateLimiter?.options.limit ?? DEFAULT_RATE_LIMIT.limit,
+    rateWindowEnd: (authorization) => {
+      const key = bearerKey(authorization);
+      return key === undefined ? undefined : rateLimiter?.peek(key)?.resetAt;
+    },
+    tenantOf: (authorization) => gateway.keys.authenticate(authorization)?.tenant,
+    delivery: gateway.faults,
+    operations: faultCatalogue((id) => OPERATION_WORDS[id as keyof typeof OPERATION_WORDS].operationId),
+  });
+  router.intercept = faults.intercept;
+
   let adminKey = seeded.adminKey;
   let changes = 0;
   // Timers change state too: dead letters from the delivery engine, a device going OFFLINE when pairing times out
@@ -157,6 +182,7 @@ export function createBackendCore<C extends Clock = Clock>(options: MockBackendO
     options: resolved,
     gateway,
     random: resolved.random,
+    faults,
     async handle(req) {
       if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS') return router.dispatch(req);
       // Counted before and after: a copy saved while an awaiting handler (a fixture, a clock advance) is half done is
@@ -173,6 +199,7 @@ export function createBackendCore<C extends Clock = Clock>(options: MockBackendO
       store.restore(snapshot);
       rateLimiter?.clear();
       gateway.reset();
+      faults.reset();
       adminKey = seeded.adminKey;
       changes++;
     },
@@ -193,6 +220,7 @@ export function createBackendCore<C extends Clock = Clock>(options: MockBackendO
   router.add(mediaGroup(gateway));
   router.add(controlGroup(gateway));
   router.add(stateControlGroup(core));
+  router.add(faultControlGroup(core));
   return core;
 }
 

@@ -4,6 +4,7 @@ import { BatchedLineWriter, clockTime } from './adapters/line-writer.js';
 import { type MockServer, startMockServer } from './adapters/node-server.js';
 import { describeCaller, formatRequestLine, type RequestLogEntry } from './adapters/request-log.js';
 import { createBackendCore } from './backend.js';
+import { armFaultPlan, FaultPlanError } from './cli/fault-plan-file.js';
 import { formatBanner } from './cli/mock-banner.js';
 import { MOCK_HELP, MockUsageError, readMockOptions } from './cli/mock-options.js';
 import { applyStartState, readFixtureVariants } from './cli/state-file.js';
@@ -39,7 +40,7 @@ async function main(argv: string[]): Promise<void> {
   let server: MockServer;
   // Set once the server exists; requests cannot arrive before that.
   let log: ((entry: RequestLogEntry) => void) | undefined;
-  const { quiet: _quiet, state, fixture, ...serverOpts } = options;
+  const { quiet: _quiet, state, fixture, faults, ...serverOpts } = options;
   // A recording's variants (its `variants` key) are start options: merged with --variant before the server is made.
   if (fixture !== undefined) {
     const recorded = readFixtureVariants(fixture);
@@ -50,6 +51,8 @@ async function main(argv: string[]): Promise<void> {
   }
   const backend = createBackendCore(serverOpts);
   // --fixture and --state are in place before the first request.
+  // Before the state file is locked: a plan that is refused leaves nothing to release. A restored state keeps it.
+  const faultNote = faults === undefined ? undefined : armFaultPlan(backend, faults);
   const kept = await applyStartState(backend, { state, fixture });
   try {
     server = await startMockServer({ ...serverOpts, backend, onResponse: (entry) => log?.(entry) });
@@ -59,7 +62,13 @@ async function main(argv: string[]): Promise<void> {
   }
   // Before the banner: a supervisor that stops the server as soon as it reads "listening on" must find the handlers.
   stopOnSignalsAndOrphaning(server, () => kept?.close() ?? true);
-  process.stdout.write(formatBanner(server, options) + (kept?.notes.map((note) => `${note}\n`).join('') ?? ''));
+  process.stdout.write(
+    formatBanner(server, options) +
+      (kept?.notes.map((note) => `${note}
+`).join('') ?? '') +
+      (faultNote === undefined ? '' : `${faultNote}
+`),
+  );
   if (!options.quiet) log = logActivity(server);
 }
 
@@ -145,5 +154,5 @@ main(process.argv.slice(2)).catch((error: unknown) => {
   process.stderr.write(
     `linkgate: ${(error as Error).message}\n${usage ? 'Run "linkgate mock --help" for usage.\n' : ''}`,
   );
-  process.exit(usage ? 2 : 1);
+  process.exit(usage || error instanceof FaultPlanError ? 2 : 1);
 });

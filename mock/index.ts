@@ -27,6 +27,7 @@ export { createMockBackend, type MockBackend } from './adapters/mock-backend.js'
 export { type MockServer, type StartMockServerOptions, startMockServer } from './adapters/node-server.js';
 export { describeCaller, type RequestLogEntry } from './adapters/request-log.js';
 export type { MockBackendOptions } from './backend.js';
+export type * as MockFaults from './faults/fault-types.js';
 export { Gateway, type GatewayOptions } from './gateway/gateway.js';
 export type * as MockGateway from './gateway/gateway-types.js';
 export type { RateLimitOptions } from './management/rate-limit.js';

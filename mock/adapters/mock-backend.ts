@@ -20,6 +20,12 @@ export interface MockBackend<C extends Clock = Clock> extends BackendCore<C> {
   fetch(input: Request | string | URL, init?: RequestInit): Promise<Response>;
 }
 
+/** A network error (a reset fault) as fetch gives it: a rejected TypeError, never a Response of type "error". */
+function asFetchWould(response: Response): Response {
+  if (response.type !== 'error') return response;
+  throw new TypeError('fetch failed', { cause: new Error('connection reset by the linkgate mock (an armed fault)') });
+}
+
 /**
  * Creates an in-memory, stateful reference backend of the management API and the messaging gateway.
  *
@@ -42,7 +48,7 @@ export function createMockBackend<C extends Clock = Clock>(options: MockBackendO
   const fetch = (input: Request | string | URL, init?: RequestInit): Promise<Response> => {
     const target = typeof input === 'string' && input.startsWith('/') ? `${resolveBase}${input}` : input;
     const request = target instanceof Request && init === undefined ? target : new Request(target, init);
-    return answerWebRequest(core, request, prefix);
+    return answerWebRequest(core, request, prefix, 'reject').then(asFetchWould);
   };
   // Extend the core itself, so getters and methods that `reset()` relies on keep working on one object. The handlers
   // are built on first use, so a backend used only through `fetch` needs no msw.

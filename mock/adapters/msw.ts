@@ -5,7 +5,7 @@ import type { MockRouter } from '../http/router.js';
 import type { MockResponse } from '../http/types.js';
 import { INVALID_KEY_MESSAGE } from '../management/auth.js';
 import { mswModule } from './msw-module.js';
-import { answerWebRequest, type MockRequestHandler, toMockRequest, toWebResponse } from './web.js';
+import { answerWebRequest, type MockRequestHandler, toMockRequest, webAnswer } from './web.js';
 
 /** The header on every answer of handlers without `baseUrl`: who answered, and how to keep it off other origins. */
 export const UNSCOPED_ANSWER_HEADER = 'x-linkgate-mock';
@@ -60,9 +60,10 @@ async function answerUnscoped(backend: MswBackend, request: Request): Promise<Re
   const converted = await toMockRequest(request);
   const answer = 'refusal' in converted ? converted.refusal : await backend.handle(converted.request);
   const res = answer.status === 403 ? explainKeyRefusal(answer, request) : answer;
-  return toWebResponse(
+  return webAnswer(
     { ...res, headers: { ...res.headers, [UNSCOPED_ANSWER_HEADER]: UNSCOPED_ANSWER_NOTE } },
-    request.method,
+    request,
+    backend,
   );
 }
 

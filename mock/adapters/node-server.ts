@@ -1,12 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import type { Clock } from '../../src/shared/clock.js';
+import { type Clock, systemClock } from '../../src/shared/clock.js';
 import { type BackendCore, createBackendCore, type MockBackendOptions } from '../backend.js';
 import { unreadableCharset, unreadableCharsetResponse } from '../http/body-charset.js';
 import { bodyTooLargeResponse, declaresTooLarge, MAX_BODY_BYTES } from '../http/body-limit.js';
-import type { MockRequest, MockResponse } from '../http/types.js';
+import type { InjectedFault, MockRequest, MockResponse, WireForm } from '../http/types.js';
 import { createInspectorServer } from '../inspector/inspector-server.js';
 import { EXPOSED_HEADERS, isPreflight, preflightHeaders } from './cors.js';
+import { heldOpen, playNodeFault } from './node-fault.js';
 import { pathWithoutSecret, type RequestLogEntry } from './request-log.js';
 import type { MockRequestHandler } from './web.js';
 
@@ -144,7 +145,7 @@ export async function startMockServer<B extends MockRequestHandler = BackendCore
         inspector?.close();
         server.close((err) => (err ? reject(err) : resolve()));
         server.closeIdleConnections();
-        for (const socket of sockets) if (socket.bytesRead === 0) socket.destroy();
+        for (const socket of sockets) if (socket.bytesRead === 0 || heldOpen.has(socket)) socket.destroy();
       }),
   };
 }
@@ -152,22 +153,39 @@ export async function startMockServer<B extends MockRequestHandler = BackendCore
 /** Calls `onResponse` when the answer's last byte is written (not for a client that went away before it). */
 function reportWhenAnswered(req: IncomingMessage, res: ServerResponse, onResponse: (entry: RequestLogEntry) => void) {
   const started = performance.now();
-  // `on`, not `once`: the response finishes once, and `once` wraps the listener in another function per request.
-  res.on('finish', () => {
+  const report = () => {
     const path = loggedPath(req.url ?? '/');
     const authorization = req.headers.authorization;
+    const fault = injected.get(res);
     try {
       onResponse({
         method: req.method ?? 'GET',
         path,
-        status: res.statusCode,
+        // A fault that sent no status line (a reset, a hang) is logged with status 0.
+        status: fault?.wire && !res.headersSent ? 0 : res.statusCode,
         ms: performance.now() - started,
         authorization,
+        ...(fault && { fault: faultNote(fault, res.writableFinished) }),
       });
     } catch {
       // A faulty log listener must not break the server.
     }
-  });
+  };
+  // `on`, not `once`: the response finishes once, and `once` wraps the listener in another function per request.
+  res.on('finish', report);
+  reporters.set(res, report);
+}
+
+/** The fault that changed each answer, for its log line. */
+const injected = new WeakMap<ServerResponse, InjectedFault>();
+/** Each logged response's reporter, for answers a fault ends without finishing them. */
+const reporters = new WeakMap<ServerResponse, () => void>();
+
+/** `f2 (reset)`, `f3 "slow db" (trickle, cut short by the client)`: which rule, and how it ended. */
+function faultNote(fault: InjectedFault, finished: boolean): string {
+  const name = fault.name === undefined ? '' : ` ${JSON.stringify(fault.name)}`;
+  const end = fault.wire?.form === 'trickle' && !finished ? ', cut short by the client' : '';
+  return `${fault.rule}${name} (${fault.kind}${end})`;
 }
 
 /**
@@ -320,7 +338,9 @@ function pathOf(url: string | undefined): string {
 function answer(backend: MockRequestHandler, mockRequest: MockRequest, res: ServerResponse): void {
   backend
     .handle(mockRequest)
-    .then((mockResponse) => write(res, mockResponse, false))
+    .then((mockResponse) =>
+      mockResponse.fault ? writeFaulted(backend, res, mockResponse) : write(res, mockResponse, false),
+    )
     .catch((error: unknown) => {
       try {
         write(res, internalError(error), false);
@@ -330,11 +350,42 @@ function answer(backend: MockRequestHandler, mockRequest: MockRequest, res: Serv
     });
 }
 
+/** An answer a fault changed: noted for the log, and played on the connection when it has a wire form. */
+function writeFaulted(backend: MockRequestHandler, res: ServerResponse, mockResponse: MockResponse): void {
+  const fault = mockResponse.fault!;
+  injected.set(res, fault);
+  if (!fault.wire) {
+    write(res, mockResponse, false);
+    return;
+  }
+  if (res.headersSent || res.destroyed) return;
+  const clock = (backend as { clock?: Clock }).clock ?? systemClock;
+  const report = reporters.get(res);
+  let reported = false;
+  playNodeFault(
+    res,
+    mockResponse as MockResponse & { fault: { wire: WireForm } },
+    headerList(mockResponse, false),
+    clock,
+    () => {
+      // A trickle that ran to its end was logged on 'finish'.
+      if (reported || res.writableFinished) return;
+      reported = true;
+      report?.();
+    },
+  );
+}
+
 function write(res: ServerResponse, mockResponse: MockResponse, close: boolean): void {
   if (res.headersSent || res.destroyed) return;
+  res.writeHead(mockResponse.status, headerList(mockResponse, close));
+  res.end(mockResponse.body);
+}
+
+/** One flat [name, value, ...] list for writeHead: cheaper than a setHeader call per header. */
+function headerList(mockResponse: MockResponse, close: boolean): string[] {
   const body = mockResponse.body;
   const headers = mockResponse.headers;
-  // One flat [name, value, ...] list for writeHead: cheaper than a setHeader call per header.
   const flat: string[] = [
     'access-control-allow-origin',
     '*',
@@ -345,8 +396,7 @@ function write(res: ServerResponse, mockResponse: MockResponse, close: boolean):
   ];
   for (const name in headers) flat.push(name, headers[name]!);
   if (close) flat.push('connection', 'close');
-  res.writeHead(mockResponse.status, flat);
-  res.end(body);
+  return flat;
 }
 
 /** The mock never means to answer 500; if the core throws, say so plainly instead of dropping the connection. */

@@ -18,6 +18,8 @@ export interface RequestLogEntry {
   ms: number;
   /** The `Authorization` header as sent, or undefined; describe it with {@link describeCaller}, never print it. */
   authorization: string | undefined;
+  /** Set when an armed fault changed the answer: the rule and its kind, e.g. `f2 (reset)`; status 0 when none was sent. */
+  fault?: string;
 }
 
 /**
@@ -73,7 +75,8 @@ function masked(key: string | undefined): string {
 
 /** One log line: `GET /api/domains 200 alice (user 2) 3 ms`. */
 export function formatRequestLine(entry: RequestLogEntry, caller: string): string {
-  return `${entry.method} ${entry.path} ${entry.status} ${caller} ${entry.ms.toFixed(0)} ms`;
+  const line = `${entry.method} ${entry.path} ${entry.status || 'no answer'} ${caller} ${entry.ms.toFixed(0)} ms`;
+  return entry.fault === undefined ? line : `${line} [injected fault ${entry.fault}]`;
 }
 
 /** What a secret in a logged path is replaced with. */

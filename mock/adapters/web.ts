@@ -1,6 +1,8 @@
+import { type Clock, systemClock } from '../../src/shared/clock.js';
 import { unreadableCharset, unreadableCharsetResponse } from '../http/body-charset.js';
 import { bodyTooLargeResponse, declaresTooLarge, MAX_BODY_BYTES } from '../http/body-limit.js';
-import type { MockRequest, MockResponse } from '../http/types.js';
+import type { MockRequest, MockResponse, WireForm } from '../http/types.js';
+import { type HangEnd, playWebFault } from './web-fault.js';
 
 /** What {@link toMockRequest} gives back: the light request, or the answer to send instead (a body over 1 MB). */
 export type MockRequestOrRefusal = { request: MockRequest } | { refusal: MockResponse };
@@ -37,12 +39,38 @@ export async function toMockRequest(request: Request, pathPrefix = ''): Promise<
   };
 }
 
-/** Turns the mock's light {@link MockResponse} into a Web `Response`; the answer to a HEAD request has no body. */
-export function toWebResponse(res: MockResponse, method = 'GET'): Response {
+/**
+ * Turns the mock's light {@link MockResponse} into a Web `Response`; the answer to a HEAD request has no body.
+ * `stream`, when given, is sent as the body instead (a fault's cut or trickled body).
+ */
+export function toWebResponse(res: MockResponse, method = 'GET', stream?: ReadableStream<Uint8Array>): Response {
   // A null-body status must not carry a body, or the Response constructor throws.
   const nullBody = res.status === 204 || res.status === 205 || res.status === 304 || method.toUpperCase() === 'HEAD';
-  const body = nullBody ? null : typeof res.body === 'string' ? res.body : (res.body as Uint8Array<ArrayBuffer>);
+  const body = nullBody
+    ? null
+    : (stream ?? (typeof res.body === 'string' ? res.body : (res.body as Uint8Array<ArrayBuffer>)));
   return new Response(body, { status: res.status, headers: res.headers });
+}
+
+/**
+ * The Web `Response` of an answer to `request`: an ordinary one, or a fault's wire form played as its nearest Web
+ * form (mock/adapters/web-fault.ts), on `backend`'s clock when it has one.
+ */
+export function webAnswer(
+  res: MockResponse,
+  request: Request,
+  backend: MockRequestHandler,
+  hangEnd: HangEnd = 'network-error',
+): Response | Promise<Response> {
+  if (!res.fault?.wire) return toWebResponse(res, request.method);
+  const clock: Clock = (backend as { clock?: Clock }).clock ?? systemClock;
+  return playWebFault(
+    res as MockResponse & { fault: { wire: WireForm } },
+    request,
+    clock,
+    (answer, stream) => toWebResponse(answer, request.method, stream),
+    hangEnd,
+  );
 }
 
 const TOO_LARGE = Symbol('too large');
@@ -80,8 +108,9 @@ export async function answerWebRequest(
   backend: MockRequestHandler,
   request: Request,
   pathPrefix = '',
+  hangEnd: HangEnd = 'network-error',
 ): Promise<Response> {
   const converted = await toMockRequest(request, pathPrefix);
   const res = 'refusal' in converted ? converted.refusal : await backend.handle(converted.request);
-  return toWebResponse(res, request.method);
+  return webAnswer(res, request, backend, hangEnd);
 }

@@ -59,6 +59,10 @@ Options:
                         domains, pixels, qrs, devices) at start; with --state,
                         only when the state file is created; its variants
                         key is merged with --variant                 (default: none)
+  --faults <file>       arm a fault plan at start: {"seed": n, "faults": [...]},
+                        the POST /__mock/faults body (e.g. {"operation":
+                        "listDomains", "fault": "status", "status": 503})
+                        so CI runs fail the same calls every time  (default: none)
   --quiet               print only the banner: no line per request, delivery
                         attempt, circuit change or dead letter          (default: print them)
   -h, --help            show this help
@@ -83,6 +87,7 @@ const FLAGS = {
   quiet: { type: 'boolean' },
   state: { type: 'string' },
   fixture: { type: 'string' },
+  faults: { type: 'string' },
 } as const;
 
 type Flags = ReturnType<typeof parseArgs<{ options: typeof FLAGS; allowPositionals: true; strict: true }>>['values'];
@@ -96,6 +101,8 @@ export type MockCliOptions = MockBackendOptions & {
   state?: string;
   /** `--fixture`: a fixture to load at start. */
   fixture?: string;
+  /** `--faults`: a fault plan to arm at start. */
+  faults?: string;
 };
 
 /** A command-line mistake: printed without a stack trace, exit code 2. */
@@ -173,7 +180,7 @@ function serverOptions(values: Flags): MockCliOptions {
     throw new MockUsageError(`--clock must be "real" or "manual"; got "${clock}".`);
   // A manual clock starts at the real time so records carry plausible dates.
   if (clock === 'manual') options.clock = new ManualClock(Date.now());
-  for (const flag of ['state', 'fixture'] as const) {
+  for (const flag of ['state', 'fixture', 'faults'] as const) {
     const file = values[flag];
     if (file === undefined) continue;
     if (file.trim() === '') throw new MockUsageError(`--${flag} must be a file path; got an empty value.`);

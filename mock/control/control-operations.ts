@@ -6,7 +6,9 @@
 // endpoint served outside the router (not JSON) is a row of its own like STORED_MEDIA_OPERATION, listed in mockOwnPaths.
 import * as z from 'zod/mini';
 import { ACK_STATUS_CODES, DEVICE_STATUSES, EVENT_NAMES } from '../../src/schemas/events.js';
-import { checkedElsewhere, flag, input, oneOf, requiredText, text, whole } from '../http/own-input.js';
+import { FIRED_KEPT, MAX_ARMED_FAULTS } from '../faults/fault-book.js';
+import { API_FAULT, DELIVERY_FAULT, FAULT_KINDS, FAULT_PLAN } from '../faults/fault-input.js';
+import { checkedElsewhere, input, oneOf, requiredText, text, whole } from '../http/own-input.js';
 import {
   anyObject,
   bool,
@@ -157,6 +159,34 @@ const SNAPSHOT = object(
   },
   ['format', 'version', 'store', 'gateway'],
   'The whole state of a mock backend.',
+);
+
+/** An armed API fault, as lists show it (mock/faults/fault-book.ts). */
+const ARMED_FAULT = object(
+  {
+    id: str('`f1`, `f2`...: named in the request log and the inspector.'),
+    name: str(),
+    fault: z.enum(FAULT_KINDS).check(z.meta({ description: 'How the call fails.' })),
+    operations: list(str(), 'The operationIds it can hit.'),
+    target: anyObject('What was given: operation, path, method, apiKey (last 4 characters), tenant, device.'),
+    details: anyObject('The kind’s details as given.'),
+    times: z.union([int(), z.literal('always')]),
+    nth: int(),
+    chance: z.number(),
+    seed: int('Give it back to repeat the run.'),
+    activeFrom: int('Mock time, ms since the epoch.'),
+    activeUntil: z.nullable(int()),
+    seen: int('Matching calls seen.'),
+    fired: int('Calls failed.'),
+  },
+  ['id', 'fault', 'operations', 'times', 'nth', 'chance', 'seed', 'seen', 'fired'],
+  'An armed API fault.',
+);
+
+/** A call a fault changed. */
+const FIRED_FAULT = object(
+  { at: int(), rule: str(), name: str(), fault: str(), operation: str(), method: str(), path: str() },
+  ['at', 'rule', 'fault', 'operation', 'method', 'path'],
 );
 
 /** An attempt out at a receiver (answers of clock/advance and drain). */
@@ -376,20 +406,50 @@ export const CONTROL_OPERATIONS = [
     'armFaults',
     'POST',
     '/__mock/faults',
-    'Inject faults into the next deliveries',
-    object({ armed: int('Deliveries with faults still armed.') }),
+    'Arm faults: of the next webhook deliveries (duplicate, staleTimestamp, wrongSecret), or of the management and messaging APIs (what fails, how, when), one at a time or as a plan',
+    object({
+      armed: int('Deliveries with faults still armed.'),
+      faults: list(ARMED_FAULT, 'The API faults this request armed, with their ids.'),
+    }),
     {
-      body: input({
-        duplicate: flag('Deliver twice with the same delivery id.'),
-        staleTimestamp: z.optional(
-          z.union([z.boolean(), z.int().check(z.gte(1), z.meta({ description: 'Seconds in the past.' }))], {
-            error: 'must be a boolean or a positive whole number of seconds',
+      body: checkedElsewhere(
+        z.union([DELIVERY_FAULT, API_FAULT, FAULT_PLAN]).check(
+          z.meta({
+            description:
+              'A delivery fault, an API fault (it has `fault`), or a plan `{seed?, faults: [...]}` of either (the `linkgate mock --faults` file), armed all or nothing.',
           }),
         ),
-        wrongSecret: flag('Send another secret.'),
-        times: z._default(whole(1, 1000, 'How many deliveries.'), 1),
-      }),
-      hint: ' {duplicate?, staleTimestamp?, wrongSecret?, times?}',
+      ),
+      extra: {
+        '409': { description: `Over ${MAX_ARMED_FAULTS} API faults would be armed.`, content: json(controlError) },
+      },
+      hint: ' {duplicate?, staleTimestamp?, wrongSecret?, times?} | {operation?, path?, method?, apiKey?, tenant?, device?, fault, ..., times?, nth?, chance?, seed?, afterMs?, forMs?} | {seed?, faults: [...]}',
+    },
+  ),
+  control(
+    'listFaults',
+    'GET',
+    '/__mock/faults',
+    'The armed faults, and the last calls a fault changed',
+    object(
+      {
+        deliveries: int('Deliveries with faults still armed.'),
+        faults: list(ARMED_FAULT, 'The API faults armed, in the order they were armed.'),
+        fired: list(FIRED_FAULT, `The last ${FIRED_KEPT} calls a fault changed, oldest first.`),
+      },
+      ['deliveries', 'faults', 'fired'],
+    ),
+  ),
+  control(
+    'clearFaults',
+    'DELETE',
+    '/__mock/faults',
+    'Disarm one API fault by id, or every fault (delivery faults too)',
+    object({ cleared: bool('Whether anything was armed.') }),
+    {
+      query: input({ id: text('Only this API fault, e.g. f3.') }),
+      extra: NOT_FOUND,
+      hint: '?id=',
     },
   ),
   control(
@@ -566,6 +626,9 @@ export type ControlOperationId = (typeof CONTROL_OPERATIONS)[number]['id'];
 
 /** The control operations served with the backend's stored state (the rest are the gateway's). */
 export type StateOperationId = 'resetMock' | 'loadFixture' | 'getSnapshot' | 'putSnapshot';
+
+/** The control operations served with the backend's fault book (mock/control/fault-routes.ts). */
+export type FaultOperationId = 'armFaults' | 'listFaults' | 'clearFaults';
 
 /** Stored inbound media: under `/__mock/` but without the token (receivers download it like object-storage links). */
 export const STORED_MEDIA_OPERATION: OwnOperation = {

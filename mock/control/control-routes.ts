@@ -1,6 +1,5 @@
 import type { Clock } from '../../src/shared/clock.js';
 import { secretsEqual } from '../../src/shared/constant-time.js';
-import type { Faults } from '../delivery/fault-injector.js';
 import type { Gateway } from '../gateway/gateway.js';
 import { json } from '../http/responses.js';
 import type { Route, RouteGroup } from '../http/router.js';
@@ -12,6 +11,7 @@ import {
   CONTROL_OPERATIONS,
   type ControlOperationId,
   controlIndex,
+  type FaultOperationId,
   type StateOperationId,
 } from './control-operations.js';
 import { drainAnswer, webhookList } from './gateway-answers.js';
@@ -62,8 +62,13 @@ export function controlRoutes(handlers: Partial<Record<ControlOperationId, Contr
   });
 }
 
-/** The gateway's control handlers: every control operation but the stored state's (mock/control/state-routes.ts). */
-function gatewayHandlers(gateway: Gateway): ControlHandlers<Exclude<ControlOperationId, StateOperationId>> {
+/**
+ * The gateway's control handlers: every control operation but the stored state's (mock/control/state-routes.ts) and
+ * the faults' (mock/control/fault-routes.ts).
+ */
+function gatewayHandlers(
+  gateway: Gateway,
+): ControlHandlers<Exclude<ControlOperationId, StateOperationId | FaultOperationId>> {
   return { ...configHandlers(gateway), ...simulationHandlers(gateway), ...inspectionHandlers(gateway) };
 }
 
@@ -96,14 +101,6 @@ function configHandlers(gateway: Gateway) {
     listMessagingKeys: (_b, { query }) => ({ keys: gateway.keys.list(query.tenant as string | undefined) }),
     regenerateMessagingKey: (_b, { params }) => gateway.keys.regenerate(params.id!),
     revokeMessagingKey: (_b, { params }) => gateway.keys.revoke(params.id!),
-    armFaults: (body) => {
-      const faults: Faults = {};
-      if (body.duplicate) faults.duplicate = true;
-      if (body.wrongSecret) faults.wrongSecret = true;
-      if (body.staleTimestamp) faults.staleTimestamp = body.staleTimestamp as boolean | number;
-      gateway.faults.next(faults, body.times as number);
-      return { armed: gateway.faults.armed };
-    },
     advanceClock: async (body) => {
       const clock: Clock = gateway.clock;
       if (typeof (clock as Partial<ManualClock>).advance !== 'function') {

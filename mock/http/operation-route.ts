@@ -11,5 +11,5 @@ export function routerPath(template: string): string {
 
 /** The route serving `op` with `handle`: method and path come from the operation's one declaration. */
 export function operationRoute<C>(op: Operation, handle: Route<C>['handle']): Route<C> {
-  return { method: op.method, path: routerPath(op.path), handle };
+  return { method: op.method, path: routerPath(op.path), operation: op.id, handle };
 }

@@ -24,6 +24,8 @@ export interface Route<C> {
   method: string;
   /** Path pattern in hono's syntax. */
   path: string;
+  /** The operation it serves (`domains.list`), for routes built from an operation table. */
+  operation?: string;
   /** Answers the request; may throw {@link RequestRejection} to answer with a failure. */
   handle(call: RouteCall<C>): MockResponse | Promise<MockResponse>;
 }
@@ -53,6 +55,15 @@ export interface RouteGroup<C = unknown> {
   notFound?(req: MockRequest): MockResponse;
 }
 
+/**
+ * Looks at each request about to run a route (before its guard); a function it returns answers in the route's place,
+ * given the route's own answer to call or not (the fault book, mock/faults). Undefined lets the route run as is.
+ */
+export type RouteInterceptor = (
+  req: MockRequest,
+  route: Route<unknown>,
+) => ((answer: () => Promise<MockResponse>) => Promise<MockResponse>) | undefined;
+
 type Entry =
   | { kind: 'route'; route: Route<unknown>; group: RouteGroup<unknown>; specificity: number }
   | { kind: 'path'; pattern: string; methods: Set<string>; specificity: number };
@@ -66,6 +77,8 @@ type Entry =
 export class MockRouter {
   readonly #groups: RouteGroup<unknown>[] = [];
   #matcher: SmartRouter<Entry> | undefined;
+  /** See {@link RouteInterceptor}. @internal */
+  intercept: RouteInterceptor | undefined;
 
   /** Adds a group of routes. */
   add<C>(group: RouteGroup<C>): this {
@@ -115,7 +128,10 @@ export class MockRouter {
     }
     // A literal path beats a parameter: GET /api/qr/add is POST-only, not GET /api/qr/:id with id "add".
     if (best && (!path || best.entry.specificity <= path.specificity)) {
-      return this.#run(best.entry.group, best.entry.route, req, best.params);
+      const { group, route } = best.entry;
+      const params = best.params;
+      const around = this.intercept?.(req, route);
+      return around ? around(() => this.#run(group, route, req, params)) : this.#run(group, route, req, params);
     }
     return this.#unmatched(req, method, path ? withHead([...path.methods]) : undefined);
   }

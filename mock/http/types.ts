@@ -26,4 +26,34 @@ export interface MockResponse {
   headers: Record<string, string>;
   /** Body: text (JSON usually) or bytes (PNG images). */
   body: string | Uint8Array;
+  /** Set when an armed fault changed this answer (mock/faults): the rule, and how the adapter must send it. */
+  fault?: InjectedFault;
 }
+
+/**
+ * How a fault rule changed an answer. The backend decides; a `wire` form is one only the adapter can play (it owns the
+ * connection), so the backend hands it over as this description and stays free of `node:*`.
+ */
+export interface InjectedFault {
+  /** The rule's id, e.g. `f3`. */
+  rule: string;
+  /** The rule's own name, when it was given one. */
+  name?: string;
+  /** The fault's kind, e.g. `rate-limited` or `reset`. */
+  kind: string;
+  /** How the answer goes on the wire, when not as an ordinary answer. */
+  wire?: WireForm;
+}
+
+/**
+ * An answer the adapter plays on the connection: `hang` sends nothing until the client gives up; `reset` drops the
+ * connection before any byte, `reset-after-headers` once the status line and headers are out; `cut-body` sends the
+ * headers (with the whole body's length) and the first `bytes` of the body, then drops it; `trickle` sends the body
+ * `chunkBytes` at a time, `intervalMs` apart on the backend's clock.
+ */
+export type WireForm =
+  | { form: 'hang' }
+  | { form: 'reset' }
+  | { form: 'reset-after-headers' }
+  | { form: 'cut-body'; bytes: number }
+  | { form: 'trickle'; chunkBytes: number; intervalMs: number };

@@ -45,7 +45,7 @@ const encoder = new TextEncoder();
 /** Real ms a serialised snapshot is handed to readers that connect or drain, unless something changes first. */
 const SNAPSHOT_REUSE_MS = 50;
 /** The sections sent whole when they change; `data` goes as `data-changes`, `clock` with any update or tick. */
-const WHOLE: SectionName[] = ['rate', 'webhooks', 'deliveries', 'deadLetters', 'devices', 'messages'];
+const WHOLE: SectionName[] = ['rate', 'webhooks', 'deliveries', 'deadLetters', 'devices', 'messages', 'faults'];
 
 /**
  * The inspector's live feed of a backend: a `snapshot` event first, then, as things happen, `attempt`, `circuit`
@@ -152,6 +152,9 @@ export class InspectorFeed {
       gateway.on('delivered', () => this.touch()),
       gateway.on('evicted', () => this.touch()),
       gateway.on('dropped', () => this.touch()),
+      // Faults armed, disarmed or spent, and each call a fault changed (the `faults` section).
+      this.#backend.faults.on('changed', () => this.touch()),
+      this.#backend.faults.on('fired', () => this.touch()),
     ];
     // What the readers hold is what the first snapshot says; updates are measured from it, and it is what they get.
     const first = takeSnapshot(this.#backend, this.#log);

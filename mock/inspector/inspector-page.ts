@@ -50,6 +50,7 @@ the server.</p>
 <main>
 <section aria-labelledby="h-webhooks"><h2 id="h-webhooks">Webhooks</h2><div id="endpoints"></div><h3>Circuits</h3><div id="circuits"></div><p id="stats"></p></section>
 <section aria-labelledby="h-deliveries"><h2 id="h-deliveries">Deliveries (newest first)</h2><div id="deliveries"></div></section>
+<section aria-labelledby="h-faults"><h2 id="h-faults">Faults</h2><div id="faults-armed"></div><h3>Calls a fault changed (newest first)</h3><div id="faults-fired"></div></section>
 <section aria-labelledby="h-dead"><h2 id="h-dead">Dead letters</h2><div id="dead-letters"></div></section>
 <section aria-labelledby="h-devices"><h2 id="h-devices">Devices and pairing</h2><div id="device-list"></div></section>
 <section aria-labelledby="h-messages"><h2 id="h-messages">Messages and receipts</h2><div id="messages"></div></section>

@@ -19,6 +19,7 @@ export interface InspectorSnapshot {
   deadLetters: ReturnType<typeof deadLetterSection>;
   devices: ReturnType<typeof deviceSection>;
   messages: ReturnType<PublishedLog['messages']>;
+  faults: ReturnType<typeof faultSection>;
 }
 
 /** The names of the snapshot's sections, in the order the page lays them out. */
@@ -38,6 +39,21 @@ export function takeSnapshot(backend: BackendCore, log: PublishedLog): Inspector
     deadLetters: deadLetterSection(backend),
     devices: deviceSection(backend, log),
     messages: log.messages(),
+    faults: faultSection(backend),
+  };
+}
+
+/** Armed faults the page lists (the first ones; the rest are counted) and fired faults it shows (newest). */
+export const FAULTS_SHOWN = 50;
+
+/** The faults armed and the last calls they changed, newest first (the section follows `backend.faults`). */
+function faultSection(backend: BackendCore) {
+  const armed = backend.faults.list();
+  return {
+    deliveries: backend.faults.deliveries,
+    armedCount: armed.length,
+    armed: armed.slice(0, FAULTS_SHOWN),
+    fired: backend.faults.fired().slice(-FAULTS_SHOWN).reverse(),
   };
 }
 

@@ -269,6 +269,32 @@ export function inspectorScript(): void {
         if (value) select.value = value;
       }
     },
+    faults() {
+      const f = state.faults;
+      $('faults-armed').innerHTML = table(
+        ['Fault', 'What', 'How', 'When'],
+        f.armed.map((a: Json) => [
+          `<code>${esc(a.id)}</code> ${esc(a.name ?? '')}`,
+          esc(JSON.stringify(a.target)),
+          `<strong>${esc(a.fault)}</strong> ${esc(JSON.stringify(a.details))}`,
+          `fired ${a.fired} of ${a.times}, seen ${a.seen}${a.chance < 1 ? `, chance ${a.chance} seed ${a.seed}` : ''}`,
+        ]),
+        `No API fault armed; deliveries with faults: ${f.deliveries}.`,
+        'faults-armed',
+        'faults',
+      );
+      $('faults-fired').innerHTML = table(
+        ['At', 'Call', 'Fault'],
+        f.fired.map((c: Json) => [
+          time(c.at),
+          `${esc(c.method)} ${esc(c.path)} (${esc(c.operation)})`,
+          `<code>${esc(c.rule)}</code> ${esc(c.name ?? '')} ${esc(c.fault)}`,
+        ]),
+        'None yet.',
+        'faults-fired',
+        'faults',
+      );
+    },
     messages() {
       $('messages').innerHTML = table(
         ['Message', 'Device', 'Direction', 'Peer', 'Text', 'Receipts'],

@@ -164,6 +164,7 @@ const ENTRIES = {
       'MockBackend',
       'MockBackendOptions',
       'MockData',
+      'MockFaults',
       'MockGateway',
       'MockServer',
       'MockStore',

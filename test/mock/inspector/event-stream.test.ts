@@ -50,7 +50,7 @@ describe('GET /__mock/events, the inspector feed', () => {
       expect(feed.status).toBe(200);
       const { data } = await feed.next('snapshot');
       expect(Object.keys(data).sort()).toEqual(
-        ['clock', 'data', 'deadLetters', 'deliveries', 'devices', 'messages', 'rate', 'webhooks'].sort(),
+        ['clock', 'data', 'deadLetters', 'deliveries', 'devices', 'faults', 'messages', 'rate', 'webhooks'].sort(),
       );
       expect(data.clock).toEqual({ kind: 'manual', now: server.backend.clock.now(), nextDueAt: null });
       const alice = [...server.backend.store.users.values()].find((u) => u.username === 'alice')!;

@@ -1,11 +1,7 @@
+// The tests' seeded generator is the mock's own (mulberry32): one copy of it.
+import { seededRandom } from '../../../mock/faults/seeded-random.js';
+
 /** A small deterministic PRNG (mulberry32): the same seed gives the same keys, ids and secrets in every run. */
 export function seeded(seed = 42): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  return seededRandom(seed);
 }
