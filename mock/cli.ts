@@ -64,10 +64,8 @@ async function main(argv: string[]): Promise<void> {
   stopOnSignalsAndOrphaning(server, () => kept?.close() ?? true);
   process.stdout.write(
     formatBanner(server, options) +
-      (kept?.notes.map((note) => `${note}
-`).join('') ?? '') +
-      (faultNote === undefined ? '' : `${faultNote}
-`),
+      (kept?.notes.map((note) => `${note}\n`).join('') ?? '') +
+      (faultNote === undefined ? '' : `${faultNote}\n`),
   );
   if (!options.quiet) log = logActivity(server);
 }
