@@ -135,8 +135,14 @@ export function validValue(schema: Schema, name = ''): fc.Arbitrary<unknown> {
         return fc.stringMatching(new RegExp(schema.pattern)).filter((s) => s.length < 200);
       if (schema.format === 'uri') return fc.webUrl({ validSchemes: ['https'] });
       return fc.string({ minLength: (schema.minLength as number | undefined) ?? 0, maxLength: 40 });
-    case 'integer':
-      return fc.integer({ min: Math.max(1, (schema.minimum as number | undefined) ?? 1), max: 3 });
+    case 'integer': {
+      // Small values inside the field's own range (a fault's status starts at 400).
+      const min = Math.max(1, (schema.minimum as number | undefined) ?? 1);
+      return fc.integer({
+        min,
+        max: Math.max(min, Math.min((schema.maximum as number | undefined) ?? min + 2, min + 2)),
+      });
+    }
     case 'boolean':
       return fc.boolean();
     case 'object': {
