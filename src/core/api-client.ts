@@ -143,7 +143,7 @@ export class APIClient {
     // A stray newline or space (from a file or a shell) would fail later inside fetch, with the key in the cause.
     if (!HEADER_SAFE_KEY.test(apiKey)) {
       throw new LinkgateError(
-        `${profile.name}: apiKey holds a space, line break or other character an HTTP header cannot carry (often a trailing newline from a file or shell). Trim it; the key itself is not shown here.`,
+        `${profile.name}: apiKey holds a space, line break or other character an HTTP header cannot carry. Trim it; the key is not shown.`,
       );
     }
     this.#apiKey = apiKey;
@@ -694,7 +694,7 @@ export class APIClient {
     const where = `${call.request.method} ${call.url}`;
     return new APIConnectionError(
       inProcess
-        ? `${where} failed inside this process, not on the network (an msw handler or interceptor, a custom fetch, a missing runtime feature: linkgate/mock needs Node >= 22): ${what}${why}.`
+        ? `${where} failed inside this process, not on the network (msw, a custom fetch or a missing runtime feature: linkgate/mock needs Node >= 22): ${what}${why}.`
         : `${where} could not connect: ${what}${why}. Check baseUrl and the network.`,
       { cause: new Error(what + why) },
     );
@@ -770,7 +770,7 @@ export class APIClient {
     if (this.#clockMismatch === null) {
       const hours = Math.round(Math.abs(offMs) / 3_600_000);
       this.#clockMismatch =
-        `Server and client clocks differ by about ${hours} h (X-RateLimit-Reset ${new Date(seen.resetAt).toISOString()}), so waiting for the server's window cannot work. ` +
+        `Server and client clocks differ by about ${hours} h (X-RateLimit-Reset ${new Date(seen.resetAt).toISOString()}), so rate-limit waits cannot work. ` +
         `If the mock has a ManualClock, pass the same clock to the client: new ${this.#profile.name}({ clock }).`;
       this.#log.warn?.(this.#clockMismatch);
     }

@@ -237,7 +237,7 @@ export class RateLimiter {
     const why =
       // Every window would be spent before it starts: waiting would never end.
       state.limit <= 0
-        ? 'the API states a limit of 0 requests per window for this key (X-RateLimit-Limit: 0), so waiting cannot help; check the key and its plan'
+        ? 'the API states a limit of 0 requests per window for this key (X-RateLimit-Limit: 0); check the key and its plan'
         : this.#mode === 'throw'
           ? `rateLimit is 'throw'; pass rateLimit: 'wait' to hold requests instead`
           : waitMs > this.#maxWaitMs &&
