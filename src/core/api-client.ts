@@ -140,6 +140,7 @@ export class APIClient {
         `${profile.name}: no API key. Pass { apiKey } or set the ${profile.apiKeyEnv} environment variable.`,
       );
     }
+    profile.checkKey?.(apiKey);
     // A stray newline or space (from a file or a shell) would fail later inside fetch, with the key in the cause.
     if (!HEADER_SAFE_KEY.test(apiKey)) {
       throw new LinkgateError(
