@@ -29,7 +29,7 @@ import { withoutKey } from './key-scrubbing.js';
 import { type LevelledLogger, levelledLogger, redactHeaders } from './logger.js';
 import { raceSignals } from './race-signals.js';
 import type { RateLimitObservation } from './rate-limit-store.js';
-import { RateLimiter, type RateLimitInfo, readRateLimitHeaders } from './rate-limiter.js';
+import { RateLimiter, type RateLimitInfo, rateLimitInfo, readRateLimitHeaders } from './rate-limiter.js';
 import { DEFAULT_MAX_RESPONSE_BYTES, discard, readBoundedText } from './response-body.js';
 import { assertServerSide, readEnv } from './runtime.js';
 import { type RequestTrace, startTrace, type Traces, traceAttempt, tracingChannels } from './traces.js';
@@ -78,10 +78,6 @@ const MAX_REDIRECTS = 20;
 
 /** The statuses fetch would follow. */
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
-
-/** Rate-limit figures as users get them. */
-const rateLimitInfo = (seen: RateLimitObservation | null): RateLimitInfo | null =>
-  seen && { limit: seen.limit, remaining: seen.remaining, resetAt: new Date(seen.resetAt) };
 
 /** FNV-1a: a short fingerprint so stores never see the key itself. */
 function fingerprint(text: string): string {

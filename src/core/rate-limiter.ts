@@ -57,6 +57,13 @@ const isPromise = <T>(value: T | Promise<T>): value is Promise<T> =>
 const andThen = <T, U>(value: T | Promise<T>, next: (value: T) => U): U | Promise<Awaited<U>> =>
   isPromise(value) ? (value.then(next) as Promise<Awaited<U>>) : next(value);
 
+/** Rate-limit figures as users get them, from what an answer stated or a store holds (null for none). */
+export function rateLimitInfo(seen: RateLimitObservation): RateLimitInfo;
+export function rateLimitInfo(seen: RateLimitObservation | null): RateLimitInfo | null;
+export function rateLimitInfo(seen: RateLimitObservation | null): RateLimitInfo | null {
+  return seen && { limit: seen.limit, remaining: seen.remaining, resetAt: new Date(seen.resetAt) };
+}
+
 /** Reads `X-RateLimit-Limit/Remaining/Reset`; null when the answer has none. Reset may be Unix s, Unix ms or a delta in s. */
 export function readRateLimitHeaders(headers: Headers, now: number): RateLimitObservation | null {
   const limit = Number(headers.get('x-ratelimit-limit') ?? Number.NaN);
@@ -248,7 +255,7 @@ export class RateLimiter {
       message: `Rate limit budget spent (${state.remaining} of ${state.limit} requests left until ${new Date(state.resetAt).toISOString()}); the request was not sent: ${why}.`,
       body: undefined,
       headers: new Headers(),
-      rateLimit: { limit: state.limit, remaining: state.remaining, resetAt: new Date(state.resetAt) },
+      rateLimit: rateLimitInfo(state),
       retryAfter,
       resetAt: new Date(state.resetAt),
     });
@@ -257,9 +264,7 @@ export class RateLimiter {
   #notifyHeld(state: RateLimitState, now: number): void {
     this.#onRateLimit?.({
       reason: 'budget',
-      limit: state.limit,
-      remaining: state.remaining,
-      resetAt: new Date(state.resetAt),
+      ...rateLimitInfo(state),
       // The wait actually scheduled, not a guessed window's end that a shared store's check may cut short.
       waitMs: Math.max(0, this.#wakeAt(state, now) - now),
     });
