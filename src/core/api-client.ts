@@ -242,7 +242,7 @@ export class APIClient {
       return withoutKey(value, this.#apiKey);
     } catch {
       return new LinkgateError(
-        `${call.name} failed with a value holding the API key where it cannot be removed (frozen, read-only, unreadable or nested too deep to check); this error replaces it.`,
+        `${call.name} failed with a value holding the API key where it cannot be removed (frozen, unreadable or too deep); this error replaces it.`,
       );
     }
   }
@@ -729,7 +729,7 @@ export class APIClient {
       discard(response);
       const to = next === null ? 'a target this runtime does not reveal' : `another origin, ${next.origin}`;
       throw new CrossOriginRedirectError(
-        `${call} was redirected (HTTP ${status}) to ${to}; only redirects within ${base} are followed, so the body and headers stay there. If the service moved, set baseUrl to its new origin.`,
+        `${call} was redirected (HTTP ${status}) to ${to}; only redirects within ${base} are followed, so the body and headers stay there. If the service moved, change baseUrl.`,
         { status, targetOrigin: next?.origin ?? null },
       );
     }
@@ -807,9 +807,7 @@ function userAbort(spec: RequestSpec<z.core.$ZodType, unknown>): APIUserAbortErr
 /** The base URL parsed, after checking it is an absolute http(s) URL. */
 function normaliseBaseUrl(value: string | undefined, profile: ClientProfile): URL {
   if (!value) {
-    throw new LinkgateError(
-      `${profile.name}: no base URL. Pass { baseUrl: 'https://your-service.example' } or set ${profile.baseUrlEnv}.`,
-    );
+    throw new LinkgateError(`${profile.name}: no base URL. Pass { baseUrl } or set ${profile.baseUrlEnv}.`);
   }
   let url: URL;
   try {
