@@ -809,14 +809,17 @@ function normaliseBaseUrl(value: string | undefined, profile: ClientProfile): UR
   if (!value) {
     throw new LinkgateError(`${profile.name}: no base URL. Pass { baseUrl } or set ${profile.baseUrlEnv}.`);
   }
-  let url: URL;
+  let url: URL | undefined;
   try {
     url = new URL(value);
   } catch {
-    throw new LinkgateError(`${profile.name}: baseUrl must be an absolute http(s) URL (got ${JSON.stringify(value)}).`);
+    // Not a URL at all: said below, with what was given.
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new LinkgateError(`${profile.name}: baseUrl must use http or https (got ${url.protocol}).`);
+  if (url?.protocol !== 'http:' && url?.protocol !== 'https:') {
+    // A URL of another scheme is named by its scheme only: the rest may hold credentials.
+    throw new LinkgateError(
+      `${profile.name}: baseUrl must be an absolute http(s) URL (got ${url ? url.protocol : JSON.stringify(value)}).`,
+    );
   }
   return url;
 }

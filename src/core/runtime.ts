@@ -28,6 +28,6 @@ export function assertServerSide(clientName: string, dangerouslyAllowBrowser: bo
   if (dangerouslyAllowBrowser || !isBrowserLike()) return;
   throw new LinkgateError(
     `${clientName} is running in a browser-like environment: its API key would ship to every visitor. Call the API ` +
-      'from your server, or pass { dangerouslyAllowBrowser: true } if the risk is yours (an internal tool).',
+      'from your server, or pass { dangerouslyAllowBrowser: true } if the risk is yours.',
   );
 }
