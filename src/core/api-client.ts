@@ -669,7 +669,7 @@ export class APIClient {
       if (isA(error, HookOverrun)) throw this.#overrun(call, error);
       if (timer.signal.aborted) {
         throw new APIConnectionTimeoutError(
-          `${call.name} got no answer within ${timeout} ms. Raise the timeout option or retry later.`,
+          `${call.name} got no answer within ${timeout} ms. Raise the timeout option.`,
         );
       }
       // Our own verdicts (too large, cross-origin redirect) and hooks' throws are not connection failures.
@@ -747,7 +747,7 @@ export class APIClient {
     const issues = toIssues(result.error.issues, answer.body);
     throw new ResponseValidationError(
       `${spec.operation}: the answer of ${spec.method} ${spec.path} does not match the documented shape: ${describe('', issues.slice(0, 5))}. ` +
-        'The service may have changed; error.body holds the raw answer.',
+        'The service may have changed (error.body holds the answer).',
       answer.body,
       issues,
     );

@@ -246,13 +246,13 @@ export class RateLimiter {
       state.limit <= 0
         ? 'the API states a limit of 0 requests per window for this key (X-RateLimit-Limit: 0); check the key and its plan'
         : this.#mode === 'throw'
-          ? `rateLimit is 'throw'; pass rateLimit: 'wait' to hold requests instead`
+          ? `rateLimit is 'throw' ('wait' holds requests instead)`
           : waitMs > this.#maxWaitMs &&
             `waiting ${retryAfter} s would pass maxRateLimitWait (${this.#maxWaitMs / 1000} s); raise it or retry later`;
     if (!why) return null;
     return new RateLimitError({
       status: 429,
-      message: `Rate limit budget spent (${state.remaining} of ${state.limit} requests left until ${new Date(state.resetAt).toISOString()}); the request was not sent: ${why}.`,
+      message: `Rate limit budget spent (${state.remaining} of ${state.limit} left until ${new Date(state.resetAt).toISOString()}), request not sent: ${why}.`,
       body: undefined,
       headers: new Headers(),
       rateLimit: rateLimitInfo(state),
