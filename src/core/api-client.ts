@@ -767,7 +767,7 @@ export class APIClient {
     if (this.#clockMismatch === null) {
       const hours = Math.round(Math.abs(offMs) / 3_600_000);
       this.#clockMismatch =
-        `Server and client clocks differ by about ${hours} h (X-RateLimit-Reset ${new Date(seen.resetAt).toISOString()}), so rate-limit waits cannot work. ` +
+        `Server and client clocks differ by about ${hours} h (X-RateLimit-Reset ${new Date(seen.resetAt).toISOString()}). ` +
         `If the mock has a ManualClock, pass the same clock to the client: new ${this.#profile.name}({ clock }).`;
       this.#log.warn?.(this.#clockMismatch);
     }
