@@ -242,7 +242,7 @@ export class APIClient {
       return withoutKey(value, this.#apiKey);
     } catch {
       return new LinkgateError(
-        `${call.name} failed with a value holding the API key where it cannot be removed (frozen, unreadable or too deep); this error replaces it.`,
+        `${call.name} failed with a value holding the API key where it cannot be removed; this error replaces it.`,
       );
     }
   }
