@@ -25,6 +25,7 @@ const parts: Record<string, Record<string, string>> = {
   'the rate limiter and its store': {
     'src/core/rate-limiter.ts':
       'export const readRateLimitHeaders = () => null; export const parseReset = () => null;' +
+      ' export const rateLimitInfo = (seen) => seen;' +
       'export class RateLimiter { acquire() {} release() {} observe() {} async block() {} }',
     'src/core/rate-limit-store.ts': 'export class MemoryRateLimitStore {}',
   },
