@@ -16,14 +16,16 @@ const apps: { name: string; app: string; floor: FloorApp }[] = [
 
 // Each part of the SDK and a stand-in that keeps the rest compiling but does nothing.
 const parts: Record<string, Record<string, string>> = {
-  'the transport (its own, in place of ky)': {
-    'src/core/transport.ts':
-      'export const exchange = (url, { fetch }) => fetch(new Request(url)); export const isNetworkError = () => false;' +
-      ' export const isRequest = (value) => value instanceof Request;',
+  // ky's part: an instance that hands its Request to the fetch it is given, and no network errors of its own.
+  'ky (the transport calls are sent through)': {
+    ky:
+      'export default { create: () => (url, { fetch, method }) => fetch(new Request(url, { method })) };' +
+      ' export const isNetworkError = () => false;',
   },
   'the rate limiter and its store': {
     'src/core/rate-limiter.ts':
       'export const readRateLimitHeaders = () => null; export const parseReset = () => null;' +
+      ' export const rateLimitInfo = (seen) => seen;' +
       'export class RateLimiter { acquire() {} release() {} observe() {} async block() {} }',
     'src/core/rate-limit-store.ts': 'export class MemoryRateLimitStore {}',
   },

@@ -29,7 +29,7 @@ import { withoutKey } from './key-scrubbing.js';
 import { type LevelledLogger, levelledLogger, redactHeaders } from './logger.js';
 import { raceSignals } from './race-signals.js';
 import type { RateLimitObservation } from './rate-limit-store.js';
-import { RateLimiter, type RateLimitInfo, readRateLimitHeaders } from './rate-limiter.js';
+import { RateLimiter, type RateLimitInfo, rateLimitInfo, readRateLimitHeaders } from './rate-limiter.js';
 import { DEFAULT_MAX_RESPONSE_BYTES, discard, readBoundedText } from './response-body.js';
 import { assertServerSide, readEnv } from './runtime.js';
 import { type RequestTrace, startTrace, type Traces, traceAttempt, tracingChannels } from './traces.js';
@@ -78,10 +78,6 @@ const MAX_REDIRECTS = 20;
 
 /** The statuses fetch would follow. */
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
-
-/** Rate-limit figures as users get them. */
-const rateLimitInfo = (seen: RateLimitObservation | null): RateLimitInfo | null =>
-  seen && { limit: seen.limit, remaining: seen.remaining, resetAt: new Date(seen.resetAt) };
 
 /** FNV-1a: a short fingerprint so stores never see the key itself. */
 function fingerprint(text: string): string {
@@ -140,10 +136,11 @@ export class APIClient {
         `${profile.name}: no API key. Pass { apiKey } or set the ${profile.apiKeyEnv} environment variable.`,
       );
     }
+    profile.checkKey?.(apiKey);
     // A stray newline or space (from a file or a shell) would fail later inside fetch, with the key in the cause.
     if (!HEADER_SAFE_KEY.test(apiKey)) {
       throw new LinkgateError(
-        `${profile.name}: apiKey holds a space, line break or other character an HTTP header cannot carry (often a trailing newline from a file or shell). Trim it; the key itself is not shown here.`,
+        `${profile.name}: apiKey holds a space, line break or other character an HTTP header cannot carry. Trim it; the key is not shown.`,
       );
     }
     this.#apiKey = apiKey;
@@ -245,7 +242,7 @@ export class APIClient {
       return withoutKey(value, this.#apiKey);
     } catch {
       return new LinkgateError(
-        `${call.name} failed with a value holding the API key where it cannot be removed (frozen, read-only, unreadable or nested too deep to check); this error replaces it.`,
+        `${call.name} failed with a value holding the API key where it cannot be removed; this error replaces it.`,
       );
     }
   }
@@ -672,7 +669,7 @@ export class APIClient {
       if (isA(error, HookOverrun)) throw this.#overrun(call, error);
       if (timer.signal.aborted) {
         throw new APIConnectionTimeoutError(
-          `${call.name} got no answer within ${timeout} ms. Raise the timeout option or retry later.`,
+          `${call.name} got no answer within ${timeout} ms. Raise the timeout option.`,
         );
       }
       // Our own verdicts (too large, cross-origin redirect) and hooks' throws are not connection failures.
@@ -694,7 +691,7 @@ export class APIClient {
     const where = `${call.request.method} ${call.url}`;
     return new APIConnectionError(
       inProcess
-        ? `${where} failed inside this process, not on the network (an msw handler or interceptor, a custom fetch, a missing runtime feature: linkgate/mock needs Node >= 22): ${what}${why}.`
+        ? `${where} failed inside this process, not on the network (msw, a custom fetch or a missing runtime feature: linkgate/mock needs Node >= 22): ${what}${why}.`
         : `${where} could not connect: ${what}${why}. Check baseUrl and the network.`,
       { cause: new Error(what + why) },
     );
@@ -732,7 +729,7 @@ export class APIClient {
       discard(response);
       const to = next === null ? 'a target this runtime does not reveal' : `another origin, ${next.origin}`;
       throw new CrossOriginRedirectError(
-        `${call} was redirected (HTTP ${status}) to ${to}; only redirects within ${base} are followed, so the body and headers stay there. If the service moved, set baseUrl to its new origin.`,
+        `${call} was redirected (HTTP ${status}) to ${to}; only redirects within ${base} are followed, so the body and headers stay there. If the service moved, change baseUrl.`,
         { status, targetOrigin: next?.origin ?? null },
       );
     }
@@ -750,7 +747,7 @@ export class APIClient {
     const issues = toIssues(result.error.issues, answer.body);
     throw new ResponseValidationError(
       `${spec.operation}: the answer of ${spec.method} ${spec.path} does not match the documented shape: ${describe('', issues.slice(0, 5))}. ` +
-        'The service may have changed; error.body holds the raw answer.',
+        'The service may have changed (error.body holds the answer).',
       answer.body,
       issues,
     );
@@ -770,7 +767,7 @@ export class APIClient {
     if (this.#clockMismatch === null) {
       const hours = Math.round(Math.abs(offMs) / 3_600_000);
       this.#clockMismatch =
-        `Server and client clocks differ by about ${hours} h (X-RateLimit-Reset ${new Date(seen.resetAt).toISOString()}), so waiting for the server's window cannot work. ` +
+        `Server and client clocks differ by about ${hours} h (X-RateLimit-Reset ${new Date(seen.resetAt).toISOString()}). ` +
         `If the mock has a ManualClock, pass the same clock to the client: new ${this.#profile.name}({ clock }).`;
       this.#log.warn?.(this.#clockMismatch);
     }
@@ -810,18 +807,19 @@ function userAbort(spec: RequestSpec<z.core.$ZodType, unknown>): APIUserAbortErr
 /** The base URL parsed, after checking it is an absolute http(s) URL. */
 function normaliseBaseUrl(value: string | undefined, profile: ClientProfile): URL {
   if (!value) {
-    throw new LinkgateError(
-      `${profile.name}: no base URL. Pass { baseUrl: 'https://your-service.example' } or set ${profile.baseUrlEnv}.`,
-    );
+    throw new LinkgateError(`${profile.name}: no base URL. Pass { baseUrl } or set ${profile.baseUrlEnv}.`);
   }
-  let url: URL;
+  let url: URL | undefined;
   try {
     url = new URL(value);
   } catch {
-    throw new LinkgateError(`${profile.name}: baseUrl must be an absolute http(s) URL (got ${JSON.stringify(value)}).`);
+    // Not a URL at all: said below, with what was given.
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new LinkgateError(`${profile.name}: baseUrl must use http or https (got ${url.protocol}).`);
+  if (url?.protocol !== 'http:' && url?.protocol !== 'https:') {
+    // A URL of another scheme is named by its scheme only: the rest may hold credentials.
+    throw new LinkgateError(
+      `${profile.name}: baseUrl must be an absolute http(s) URL (got ${url ? url.protocol : JSON.stringify(value)}).`,
+    );
   }
   return url;
 }

@@ -96,6 +96,8 @@ export interface ClientProfile {
   classify: AnswerClassifier;
   /** Whether the client-side rate limiter is on unless the user says otherwise. */
   rateLimitByDefault: boolean;
+  /** Throws a LinkgateError when a given key has the wrong shape for this API (never quoting it). */
+  checkKey?: (apiKey: string) => void;
 }
 
 /** One API call, as resources describe it. */

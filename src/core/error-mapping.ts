@@ -89,13 +89,16 @@ const STATUS_ERRORS: Record<number, typeof APIError> = {
   404: NotFoundError,
 };
 
-/** The error for a failing HTTP status when the body says nothing more useful. */
-export function errorForStatus(answer: Answer): APIError {
+/**
+ * The error for a failing HTTP status when the body says nothing more useful; `hint` (e.g. which key to check) goes
+ * after the body's message.
+ */
+export function errorForStatus(answer: Answer, hint = ''): APIError {
   const message = bodyMessage(answer.body);
   const detail = answer.isJson ? '' : answer.text === '' ? ' with an empty body' : ' with a non-JSON body';
   const init: APIErrorInit = {
     status: answer.status,
-    message: `${message ?? 'Request failed.'} ${where(answer, detail)}`,
+    message: `${message ?? 'Request failed.'}${hint} ${where(answer, detail)}`,
     body: answer.isJson ? answer.body : answer.text,
     headers: answer.headers,
   };

@@ -92,9 +92,9 @@ export class PagePromise<T> extends APIPromise<Page<T>> implements AsyncIterable
     yield* iteratePages(await this);
   }
 
-  /** Every item of every page, in order. */
+  /** Every item of every page, in order: the first page's own iteration. */
   async *[Symbol.asyncIterator](): AsyncGenerator<T, void, undefined> {
-    for await (const page of this.pages()) yield* page.items;
+    yield* await this;
   }
 
   /** Collects items into an array, at most `max` of them. */

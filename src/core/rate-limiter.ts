@@ -57,6 +57,13 @@ const isPromise = <T>(value: T | Promise<T>): value is Promise<T> =>
 const andThen = <T, U>(value: T | Promise<T>, next: (value: T) => U): U | Promise<Awaited<U>> =>
   isPromise(value) ? (value.then(next) as Promise<Awaited<U>>) : next(value);
 
+/** Rate-limit figures as users get them, from what an answer stated or a store holds (null for none). */
+export function rateLimitInfo(seen: RateLimitObservation): RateLimitInfo;
+export function rateLimitInfo(seen: RateLimitObservation | null): RateLimitInfo | null;
+export function rateLimitInfo(seen: RateLimitObservation | null): RateLimitInfo | null {
+  return seen && { limit: seen.limit, remaining: seen.remaining, resetAt: new Date(seen.resetAt) };
+}
+
 /** Reads `X-RateLimit-Limit/Remaining/Reset`; null when the answer has none. Reset may be Unix s, Unix ms or a delta in s. */
 export function readRateLimitHeaders(headers: Headers, now: number): RateLimitObservation | null {
   const limit = Number(headers.get('x-ratelimit-limit') ?? Number.NaN);
@@ -237,18 +244,18 @@ export class RateLimiter {
     const why =
       // Every window would be spent before it starts: waiting would never end.
       state.limit <= 0
-        ? 'the API states a limit of 0 requests per window for this key (X-RateLimit-Limit: 0), so waiting cannot help; check the key and its plan'
+        ? 'the API states a limit of 0 requests per window for this key (X-RateLimit-Limit: 0); check the key and its plan'
         : this.#mode === 'throw'
-          ? `rateLimit is 'throw'; pass rateLimit: 'wait' to hold requests instead`
+          ? `rateLimit is 'throw' ('wait' holds requests instead)`
           : waitMs > this.#maxWaitMs &&
             `waiting ${retryAfter} s would pass maxRateLimitWait (${this.#maxWaitMs / 1000} s); raise it or retry later`;
     if (!why) return null;
     return new RateLimitError({
       status: 429,
-      message: `Rate limit budget spent (${state.remaining} of ${state.limit} requests left until ${new Date(state.resetAt).toISOString()}); the request was not sent: ${why}.`,
+      message: `Rate limit budget spent (${state.remaining} of ${state.limit} left until ${new Date(state.resetAt).toISOString()}), request not sent: ${why}.`,
       body: undefined,
       headers: new Headers(),
-      rateLimit: { limit: state.limit, remaining: state.remaining, resetAt: new Date(state.resetAt) },
+      rateLimit: rateLimitInfo(state),
       retryAfter,
       resetAt: new Date(state.resetAt),
     });
@@ -257,9 +264,7 @@ export class RateLimiter {
   #notifyHeld(state: RateLimitState, now: number): void {
     this.#onRateLimit?.({
       reason: 'budget',
-      limit: state.limit,
-      remaining: state.remaining,
-      resetAt: new Date(state.resetAt),
+      ...rateLimitInfo(state),
       // The wait actually scheduled, not a guessed window's end that a shared store's check may cut short.
       waitMs: Math.max(0, this.#wakeAt(state, now) - now),
     });

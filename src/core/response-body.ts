@@ -16,8 +16,8 @@ export function discard(response: Response): void {
 export async function readBoundedText(response: Response, maxBytes: number, call: string): Promise<string> {
   const tooLarge = (what: string) =>
     new ResponseTooLargeError(
-      `${call} answered HTTP ${response.status} with ${what} than maxResponseBytes (${maxBytes} bytes, counted after decompression); reading stopped. ` +
-        'Raise the maxResponseBytes option if such answers are expected; otherwise check baseUrl.',
+      `${call} answered HTTP ${response.status} with ${what} than maxResponseBytes (${maxBytes} bytes, counted after decompression). ` +
+        'Raise the maxResponseBytes option if such answers are expected.',
       { status: response.status, headers: response.headers, maxResponseBytes: maxBytes },
     );
   const declared = Number(response.headers.get('content-length') ?? Number.NaN);

@@ -27,8 +27,7 @@ export function isBrowserLike(globals: Globals = globalThis as Globals): boolean
 export function assertServerSide(clientName: string, dangerouslyAllowBrowser: boolean | undefined): void {
   if (dangerouslyAllowBrowser || !isBrowserLike()) return;
   throw new LinkgateError(
-    `${clientName} is running in a browser-like environment. Its API key would ship to every visitor, who could then ` +
-      `use your account. Call the API from your server instead. If you understand the risk (e.g. an internal tool ` +
-      `whose users own the key), pass { dangerouslyAllowBrowser: true }.`,
+    `${clientName} is running in a browser-like environment: its API key would ship to every visitor. Call the API ` +
+      'from your server, or pass { dangerouslyAllowBrowser: true } if the risk is yours.',
   );
 }

@@ -1,6 +1,5 @@
 import { APIClient, type ClientOptions, type ClientProfile } from '../core/api-client.js';
 import { LinkgateError } from '../core/errors.js';
-import { assertServerSide, readEnv } from '../core/runtime.js';
 import { MESSAGING_KEY_PATTERN, MESSAGING_KEY_PREFIX } from '../schemas/messaging.js';
 import { classifyMessagingAnswer } from './classify.js';
 import { MessagesResource } from './messages-resource.js';
@@ -15,6 +14,16 @@ const MESSAGING: ClientProfile = {
   classify: classifyMessagingAnswer,
   // The spec gives no rate limit for the messaging API.
   rateLimitByDefault: false,
+  checkKey(apiKey) {
+    if (MESSAGING_KEY_PATTERN.test(apiKey)) return;
+    // Never echo the key: only its length and whether the prefix is there.
+    const hint = apiKey.startsWith(MESSAGING_KEY_PREFIX)
+      ? `it starts with "${MESSAGING_KEY_PREFIX}" but the rest is not 24 or more letters or digits`
+      : `it does not start with "${MESSAGING_KEY_PREFIX}" (a management API key does not work here)`;
+    throw new LinkgateError(
+      `MessagingClient: the apiKey does not look like a messaging key: ${hint} (${apiKey.length} characters given). Copy the key from Settings > API Keys.`,
+    );
+  },
 };
 
 /**
@@ -32,19 +41,8 @@ export class MessagingClient extends APIClient {
 
   /** @param options - `apiKey` and `baseUrl` default to LINKGATE_MESSAGING_KEY / LINKGATE_MESSAGING_BASE_URL. */
   constructor(options: MessagingClientOptions = {}) {
-    // The browser guard speaks first: a key in a web page is the bigger problem than its shape.
-    assertServerSide(MESSAGING.name, options.dangerouslyAllowBrowser);
-    const apiKey = options.apiKey ?? readEnv(MESSAGING.apiKeyEnv);
-    if (apiKey !== undefined && apiKey !== '' && !MESSAGING_KEY_PATTERN.test(apiKey)) {
-      // Never echo the key: only its length and whether the prefix is there.
-      const hint = apiKey.startsWith(MESSAGING_KEY_PREFIX)
-        ? `it starts with "${MESSAGING_KEY_PREFIX}" but the rest is not 24 or more letters or digits`
-        : `it does not start with "${MESSAGING_KEY_PREFIX}" (a management API key does not work here)`;
-      throw new LinkgateError(
-        `MessagingClient: the apiKey does not look like a messaging key: ${hint} (${apiKey.length} characters given). Copy the key from Settings > API Keys.`,
-      );
-    }
-    super({ ...options, apiKey }, MESSAGING);
+    // The browser guard speaks first, then the key's shape (checkKey), before any other option.
+    super(options, MESSAGING);
     this.messages = new MessagesResource(this);
   }
 }
