@@ -48,7 +48,7 @@ export interface MockBackendOptions<C extends Clock = Clock> {
   /**
    * Behaviours of some production versions to reproduce (see {@link ProductionVariants}): `overlayCollection`,
    * `stringIds`, `negativeRemaining`, as a list of names or an object of flags. An unknown name is a TypeError.
-   * @default none: the spec's behaviour
+   * @default none: the documented behaviour
    * @example
    * createMockBackend({ variants: ['overlayCollection', 'stringIds'] });
    */

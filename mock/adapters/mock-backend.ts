@@ -7,7 +7,7 @@ import { answerWebRequest } from './web.js';
 /** A stateful reference backend with its msw handlers and a `fetch` that answers from it directly. */
 export interface MockBackend<C extends Clock = Clock> extends BackendCore<C> {
   /**
-   * msw request handlers answering the mock's own paths (the spec's management and messaging paths, QR images,
+   * msw request handlers answering the mock's own paths (the documented management and messaging paths, QR images,
    * `/openapi.json`, `/__mock/...`) on any origin, or only under `baseUrl` when it was given; every other request
    * (your app's own `/api/...` routes) passes through. Pass them to `setupServer(...)` (msw/node) or `setupWorker(...)`
    * (msw/browser). Needs msw installed (`npm install -D msw`); reading it without msw throws an error that says so.

@@ -22,7 +22,7 @@ export interface MswBackend extends MockRequestHandler {
 /**
  * The msw handlers of a backend: ONE catch-all handler that hands the mock's own requests to `backend.handle`. One
  * handler keeps msw's linear scan short, and handlers a test adds with `server.use(...)` are prepended, so they still
- * win. The mock's own requests are the paths of its route table (the spec's management and messaging paths, QR
+ * win. The mock's own requests are the paths of its route table (the documented management and messaging paths, QR
  * images, `/openapi.json`) and everything under `/__mock/`; anything else (`/api/webhooks`, `/api/health` of the app
  * itself) passes through untouched, to the app's own handlers or the network, and msw's unhandled-request warning.
  *

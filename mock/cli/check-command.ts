@@ -75,10 +75,10 @@ interface Unseen {
 
 /** Why a variant was not matched, or why it could not be checked. */
 const UNSEEN: Record<ProductionVariantName, (run: { write: boolean; rateLimited: boolean }) => Unseen> = {
-  overlayCollection: () => ({ checked: true, why: 'the overlay list used "cta", as the spec says' }),
+  overlayCollection: () => ({ checked: true, why: 'the overlay list used "cta", as the API documents' }),
   stringIds: ({ write }) =>
     write
-      ? { checked: true, why: 'new ids came back as numbers, as the spec says' }
+      ? { checked: true, why: 'new ids came back as numbers, as the API documents' }
       : { checked: false, why: 'only ids of new records show it: add --write to see' },
   negativeRemaining: ({ rateLimited }) =>
     rateLimited

@@ -7,7 +7,7 @@ import { PRODUCTION_VARIANT_NAMES } from '../management/variants.js';
 import type { MockCliOptions } from './mock-options.js';
 
 /**
- * The events the banner's attach example selects: the spec's default ones and receipts (`message.ack`), which a
+ * The events the banner's attach example selects: the documented default ones and receipts (`message.ack`), which a
  * receiver like the README's handles and a user trying the mock expects to see.
  */
 export const BANNER_EXAMPLE_EVENTS = ['message.received', 'message.ack', 'device.status'] as const;

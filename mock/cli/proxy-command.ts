@@ -28,7 +28,7 @@ answer that differs from it. One line per finding, a summary at exit.
 With --receiver instead of --upstream, it forwards the gateway's webhook deliveries to your receiver (set the
 gateway's webhook URL to the proxy) and checks each one: the headers of every delivery and the event's schema. It
 follows each event (by its own identity) across its attempts: a retry or replay with a new delivery id is the
-perAttemptDeliveryIds variant, one that keeps its id is the spec. A receiver that fails one delivery (answers 500)
+perAttemptDeliveryIds variant, one that keeps its id is the documented behaviour. A receiver that fails one delivery (answers 500)
 makes the gateway retry it, which shows which.
 
 With "-- <command>", runs the command (e.g. your app's test suite) with LINKGATE_BASE_URL set to the proxy, stops
@@ -343,7 +343,7 @@ function formatDeliveryIds(v: DeliveryIdVerdict): string[] {
     ];
   }
   if (v.keptId > 0)
-    return [head, 'perAttemptDeliveryIds: not matched (retried events kept their delivery id, as the spec says)'];
+    return [head, 'perAttemptDeliveryIds: not matched (retried events kept their delivery id, as the API documents)'];
   return [
     head,
     'perAttemptDeliveryIds: not seen (no event was delivered twice; have your receiver answer 500 to one delivery so the gateway retries it)',

@@ -9,7 +9,7 @@ import type { TriggerCheck } from './trigger-verdict.js';
 export const TRIGGER_HELP = `Usage: linkgate trigger <event> --to <url> --secret <secret> [options]
        linkgate trigger --all --to <url> --secret <secret> [options]
 
-Sends one delivery, exactly as the gateway does (every header of the spec, a realistic payload valid against the
+Sends one delivery, exactly as the gateway does (every documented header, a realistic payload valid against the
 event's schema, a fresh delivery id, the current time), to your webhook receiver, in any language, and prints its
 status, body and time. Exit code 0 when the receiver answered as the gateway expects, 1 when it did not (or could not
 be reached), 2 for a mistake in the command.

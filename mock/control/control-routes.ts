@@ -28,7 +28,7 @@ const UNAUTHORIZED = json(401, {
 /**
  * The `/__mock/` control API of the gateway: configure webhooks, devices and keys, simulate events, inspect attempts,
  * circuits and dead letters, inject faults and move a manual clock. Protected by its own token, compared in
- * constant time; never mistaken for the spec's API (it has its own prefix and error shape).
+ * constant time; never mistaken for the documented API (it has its own prefix and error shape).
  */
 export function controlGroup(gateway: Gateway): RouteGroup<unknown> {
   const bearer = `Bearer ${gateway.controlToken}`;

@@ -163,7 +163,7 @@ interface Job {
 const CIRCUIT_OPEN_BODY = JSON.stringify({ error: 'circuit_open', message: 'The circuit for this endpoint is open.' });
 
 /**
- * The webhook delivery engine: takes events, routes them, sends attempts with the spec's headers, retries failures
+ * The webhook delivery engine: takes events, routes them, sends attempts with the documented headers, retries failures
  * on the 3/6/12/24/48 s schedule, keeps a circuit per receiver URL, and dead-letters what cannot be delivered.
  * Time comes only from the injected clock; every attempt is recorded.
  */

@@ -33,7 +33,7 @@ export interface WebhookEndpointInput {
 const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
 
 /**
- * Checks a receiver URL: HTTPS as the spec requires, except loopback hosts, which may use plain http, and any host
+ * Checks a receiver URL: HTTPS as the service's documentation requires, except loopback hosts, which may use plain http, and any host
  * over plain http when `allowHttp` is on (receivers in containers: `http://receiver:3000/webhooks`).
  */
 export function checkReceiverUrl(url: unknown, field = 'url', allowHttp = false): string {

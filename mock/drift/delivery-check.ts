@@ -1,6 +1,6 @@
-// Checks webhook deliveries the gateway sends (through `linkgate proxy --receiver`) against the spec: the headers every
+// Checks webhook deliveries the gateway sends (through `linkgate proxy --receiver`) against the service's documentation: the headers every
 // delivery carries and each event's schema, strictly; and, across deliveries, whether the attempts of one event keep
-// their delivery id (the spec) or get a new one each (the perAttemptDeliveryIds variant), which only deliveries show.
+// their delivery id (the service's documentation) or get a new one each (the perAttemptDeliveryIds variant), which only deliveries show.
 import { eventIdentity } from '../../src/webhooks/dedupe-key.js';
 import { DEFAULT_HEADER_PREFIX, WEBHOOK_USER_AGENT } from '../../src/webhooks/delivery-headers.js';
 import { validateEvent } from '../../src/webhooks/parse.js';
@@ -22,7 +22,7 @@ export interface DeliveryIdVerdict {
   deliveries: number;
   /** Events (by their own identity) delivered more than once. */
   repeatedEvents: number;
-  /** Of those, events whose attempts all carried one delivery id (the spec). */
+  /** Of those, events whose attempts all carried one delivery id (the service's documentation). */
   keptId: number;
   /** Of those, events whose attempts carried different delivery ids (the perAttemptDeliveryIds variant). */
   changedId: number;
@@ -37,7 +37,7 @@ export class DeliveryChecker {
   readonly #events = new Map<string, { ids: Set<string>; attempts: number; label: string }>();
   #deliveries = 0;
 
-  /** @param headerPrefix the deployment's header prefix (`X-Service-` in the spec) */
+  /** @param headerPrefix the deployment's header prefix (`X-Service-` in the service's documentation) */
   constructor(headerPrefix = DEFAULT_HEADER_PREFIX) {
     this.#prefix = headerPrefix;
   }
@@ -123,7 +123,7 @@ export class DeliveryChecker {
     return isNew && entry.ids.size > 1;
   }
 
-  /** The headers of the spec's "Request headers on every delivery": present, and agreeing with the body. */
+  /** The headers of the documented "Request headers on every delivery": present, and agreeing with the body. */
   #checkHeaders(
     headers: Record<string, string>,
     body: unknown,

@@ -1,4 +1,4 @@
-// Where linkgate's reader accepts more than the API documents (service-spec.md, "Resources and their fields"), and the
+// Where linkgate's reader accepts more than the API documents (docs/service.md, "Resources and their fields"), and the
 // form the API states there. The SDK keeps reading the tolerant declaration (src/schemas); the drift check finds the
 // declaration's tolerant nodes here, by walking that same declaration, and reports a value that passed only through
 // their tolerance as its own kind of finding: tolerated by linkgate, but not the API's form.

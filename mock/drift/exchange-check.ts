@@ -1,4 +1,4 @@
-// Checks one HTTP exchange (request and answer) against the operation table, the spec's envelopes and rate-limit
+// Checks one HTTP exchange (request and answer) against the operation table, the documented envelopes and rate-limit
 // headers and the documented quirks; the quirks a production variant explains are named, not reported.
 import type * as z from 'zod/mini';
 import type { ProductionVariantName } from '../management/variants.js';
@@ -27,7 +27,7 @@ export interface Exchange {
   responseTooLarge?: boolean;
 }
 
-/** Collection names the table accepts beside the spec's, and the variant that sends them. */
+/** Collection names the table accepts beside the documented, and the variant that sends them. */
 const COLLECTION_VARIANTS: Record<string, ProductionVariantName> = { overlay: 'overlayCollection' };
 
 /** Create operations whose `id` some versions send as a numeric string (the `stringIds` variant). */
@@ -199,7 +199,7 @@ function pagedShape(schema: z.core.$ZodType): { envelope: z.core.$ZodType; keys:
   return keys.length > 0 ? { envelope: def.in, keys } : undefined;
 }
 
-/** The page's collection under the spec's name, and the paging numbers' rules (observed-behaviour.md). */
+/** The page's collection under the documented name, and the paging numbers' rules (docs/service.md). */
 function checkPage(keys: string[], body: unknown, note: Note, variants: Set<ProductionVariantName>): void {
   const data = (body as { data?: Record<string, unknown> }).data;
   if (typeof data !== 'object' || data === null) return;
@@ -285,7 +285,7 @@ function checkRateLimitHeaders(exchange: Exchange, note: Note, variants: Set<Pro
   }
 }
 
-/** The messaging API: 200 with the send result, 401 with the spec's body, other refusals `{ success: false, ... }`. */
+/** The messaging API: 200 with the send result, 401 with the documented body, other refusals `{ success: false, ... }`. */
 function checkMessagingAnswer(entry: TableOperation, status: number, body: unknown, note: Note): void {
   if (status === 200) {
     compareShape(entry.op.response, body, '').forEach(fromShape(note, ''));

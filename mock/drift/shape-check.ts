@@ -1,4 +1,4 @@
-// Compares a JSON value with a schema of the operation table the way the spec states it, not the way the SDK reads
+// Compares a JSON value with a schema of the operation table the way the service's documentation states it, not the way the SDK reads
 // it: the SDK's tolerant reader accepts numeric strings, dates in any form and unknown fields, a drift check reports
 // them (what the reader tolerates as `tolerated`, see documented-forms.ts).
 import * as z from 'zod/mini';
@@ -21,7 +21,7 @@ export interface ShapeDifference {
   seen: string;
 }
 
-/** Where the spec documents a numeric string for a number (e.g. `error: "0"` of paged lists). */
+/** Where the service's documentation documents a numeric string for a number (e.g. `error: "0"` of paged lists). */
 export type NumericStringAllowance = (path: string) => 'allowed' | 'quirk' | 'no';
 
 interface Def {

@@ -1,6 +1,6 @@
 import type { MockResponse } from './types.js';
 
-/** The largest request body the mock accepts, in bytes (1 MB, the spec's media limit; nothing in the API needs more). */
+/** The largest request body the mock accepts, in bytes (1 MB, the documented media limit; nothing in the API needs more). */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
 /** What the mock says when a body is over the limit, whichever layer notices first. */

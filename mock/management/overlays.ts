@@ -5,7 +5,7 @@ import { toOverlay } from './records.js';
 import type { ManagementContext } from './route-context.js';
 
 /**
- * `GET /api/overlay`: the caller's call-to-action overlays, paged under the spec's collection name `cta`, or under
+ * `GET /api/overlay`: the caller's call-to-action overlays, paged under the documented collection name `cta`, or under
  * `overlay` with the `overlayCollection` variant (one production version).
  */
 export const overlayHandlers = {

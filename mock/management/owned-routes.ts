@@ -24,7 +24,7 @@ export type OwnedTable = keyof OwnedRows;
 
 /** How a list endpoint of user-owned records reads. */
 export interface OwnedListSpec<K extends OwnedTable> {
-  /** The key the page's items go under in `data` (the spec's name), or a function choosing it per backend (variants). */
+  /** The key the page's items go under in `data` (the documented name), or a function choosing it per backend (variants). */
   collection: string | ((core: ManagementHost) => string);
   /** The table listed. */
   table: K;
@@ -32,7 +32,7 @@ export interface OwnedListSpec<K extends OwnedTable> {
   record(row: OwnedRows[K], core: ManagementHost, req: MockRequest): unknown;
 }
 
-/** A list endpoint's handler: the caller's rows of one table, newest first, paged under the spec's collection name. */
+/** A list endpoint's handler: the caller's rows of one table, newest first, paged under the documented collection name. */
 export function ownedListHandler<K extends OwnedTable>(spec: OwnedListSpec<K>): ManagementHandle {
   return ({ req, context }) => {
     const rows = ownedBy(context.core.store[spec.table] as unknown as Map<number, OwnedRows[K]>, context.user.id);

@@ -36,7 +36,7 @@ function checkCapacity(type: QrType, data: QrData): void {
   }
 }
 
-/** An optional `name` (not in the spec's body table, accepted so codes can be told apart), trimmed, max 100. */
+/** An optional `name` (not in the documented body table, accepted so codes can be told apart), trimmed, max 100. */
 function readName(raw: Record<string, unknown>): string | undefined {
   return typeof raw.name === 'string' && raw.name.trim() ? raw.name.trim().slice(0, 100) : undefined;
 }

@@ -20,7 +20,7 @@ export interface UserRow {
   apikey: string;
 }
 
-/** A branded domain; `userId` is its owner. Unset redirects are empty strings, as the spec types them as strings. */
+/** A branded domain; `userId` is its owner. Unset redirects are empty strings, as the service's documentation types them as strings. */
 export interface DomainRow {
   id: number;
   userId: number;
@@ -67,7 +67,7 @@ export interface QrRow {
   date: string;
 }
 
-/** A custom splash page (list fields only; the spec shows no more). */
+/** A custom splash page (list fields only; the service's documentation shows no more). */
 export interface SplashRow {
   id: number;
   userId: number;
@@ -94,7 +94,7 @@ export interface PlanCountedFeature extends PlanFeature {
   count: string;
 }
 
-/** Plan limits as the spec lists them. */
+/** Plan limits as the service's documentation lists them. */
 export interface PlanLimitsRow {
   links: number;
   clicks: number;

@@ -1,10 +1,10 @@
 /**
- * Production variants: behaviours of some production versions (observed-behaviour.md) that the mock can switch on,
+ * Production variants: behaviours of some production versions (docs/service.md) that the mock can switch on,
  * so clients are tested against them through the real mock rather than hand-written answers. All are off by default.
  */
 export interface ProductionVariants {
   /**
-   * `GET /api/overlay` answers its page under `overlay` instead of the spec's `cta`.
+   * `GET /api/overlay` answers its page under `overlay` instead of the documented `cta`.
    * Reproduces "Overlay collection key: Spec says `cta`; one production version returns `overlay`."
    * @default false
    */
@@ -51,7 +51,7 @@ export const PRODUCTION_VARIANT_NAMES: readonly ProductionVariantName[] = Object
   'perAttemptDeliveryIds',
 ]);
 
-/** Every variant off: the spec's behaviour. */
+/** Every variant off: the documented behaviour. */
 const NONE: ProductionVariants = {
   overlayCollection: false,
   stringIds: false,

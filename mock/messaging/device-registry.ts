@@ -30,7 +30,7 @@ export interface DeviceInput {
   status?: string;
 }
 
-/** Devices per tenant with the spec's four statuses. */
+/** Devices per tenant with the documented four statuses. */
 export class DeviceRegistry {
   readonly #devices = new Map<string, Device>();
   readonly #clock: Clock;
@@ -135,7 +135,7 @@ export interface DeviceRegistryState {
   devices: Device[];
 }
 
-/** Checks a device status against the spec's four values. */
+/** Checks a device status against the documented four values. */
 export function checkStatus(status: unknown, field = 'status'): DeviceStatus {
   if (!(DEVICE_STATUSES as readonly unknown[]).includes(status)) {
     throw new GatewayInputError(field, `must be one of ${DEVICE_STATUSES.join(', ')}`);

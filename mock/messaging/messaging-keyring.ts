@@ -30,7 +30,7 @@ const KEY_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012345
 
 /**
  * The messaging API keys of every tenant. Keys are stored only as SHA-256 digests in a hash map, so validation is
- * one digest plus one lookup (well under the spec's 0.2 ms) and never a character-by-character compare of keys.
+ * one digest plus one lookup (well under the documented 0.2 ms) and never a character-by-character compare of keys.
  */
 export class MessagingKeyring {
   readonly #byDigest = new Map<string, KeyRow>();
@@ -90,7 +90,7 @@ export class MessagingKeyring {
 
   /**
    * The key's record when `authorization` is `Bearer <valid key>`, else null. Missing header, unknown key and
-   * revoked key all give null (the caller answers the spec's 401).
+   * revoked key all give null (the caller answers the documented 401).
    */
   authenticate(authorization: string | undefined): MessagingKeyInfo | null {
     if (authorization === undefined || authorization.length < 8) return null;

@@ -62,7 +62,7 @@ export function isMessagingPath(path: string): boolean {
 /**
  * The messaging API (`/api/v1/...`): messaging keys (spec: HTTP 401 with exactly `INVALID_API_KEY_BODY` for a
  * missing, unknown or revoked key), `POST /api/v1/wa/messages/send` and `GET /api/v1/wa/devices`. Errors use the
- * spec's body shape `{ success: false, message, error }`. No rate limit (the spec does not give one).
+ * spec's body shape `{ success: false, message, error }`. No rate limit (the service's documentation does not give one).
  */
 export function messagingGroup(gateway: MessagingHost): RouteGroup<MessagingKeyInfo> {
   const handlers: Handlers<MessagingOperationId, MessagingKeyInfo> = {

@@ -16,7 +16,7 @@ export class SendRejection extends Error {
   }
 }
 
-/** The answer of an accepted send (the spec does not show it; see SendMessageResult). */
+/** The answer of an accepted send (the service's documentation does not show it; see SendMessageResult). */
 export interface SentMessage {
   message_id: string;
   device_id: string;

@@ -46,7 +46,7 @@ export const OPERATION_WORDS: Readonly<Record<ManagementOperationId | MessagingO
   },
   'devices.list': {
     operationId: 'listMessagingDevices',
-    summary: "List the workspace's devices (reference mock; the spec does not show this endpoint)",
+    summary: "List the workspace's devices (reference mock; the service's documentation does not show this endpoint)",
   },
 };
 

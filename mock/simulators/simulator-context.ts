@@ -22,7 +22,7 @@ export function unixSeconds(ctx: SimulatorContext): number {
   return Math.floor(ctx.clock.now() / 1000);
 }
 
-/** Wraps `data` in the spec's envelope and hands it to the engine. */
+/** Wraps `data` in the documented envelope and hands it to the engine. */
 export function publishEvent(
   ctx: SimulatorContext,
   device: Device,

@@ -9,7 +9,7 @@ import {
 } from '../core/errors.js';
 
 /**
- * The management API's rules (observed-behaviour.md): failures come as `error: 1` (or `429`) in the body, usually
+ * The management API's rules (docs/service.md): failures come as `error: 1` (or `429`) in the body, usually
  * with HTTP 200; only key and permission failures use HTTP 403. The message tells "not found" apart.
  */
 export const classifyManagementAnswer: AnswerClassifier = (answer) => {

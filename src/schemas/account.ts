@@ -3,7 +3,7 @@ import { entity } from './entity.js';
 import { DateString, Id } from './primitives.js';
 import { optionalField } from './rules.js';
 
-/** Account status values seen in the spec; others are read as plain strings. */
+/** Account status values seen in the service's documentation; others are read as plain strings. */
 export const ACCOUNT_STATUSES = ['free', 'pro'] as const;
 
 /** The caller's account (`GET /api/account`). */

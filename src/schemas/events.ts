@@ -80,7 +80,7 @@ export const MessageSentData = /* @__PURE__ */ record({
   timestamp: /* @__PURE__ */ z.number().check(/* @__PURE__ */ z.int()),
 });
 
-/** The device statuses the spec documents; the gateway may send others (e.g. `COOLDOWN`), which are accepted. */
+/** The device statuses the service's documentation documents; the gateway may send others (e.g. `COOLDOWN`), which are accepted. */
 export const DEVICE_STATUSES = ['ONLINE', 'OFFLINE', 'HIBERNATED', 'LOGGED_OUT'] as const;
 /** A documented device status. */
 export type DocumentedDeviceStatus = (typeof DEVICE_STATUSES)[number];

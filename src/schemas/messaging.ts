@@ -4,7 +4,7 @@ import { matching, minChars, urlString } from './rules.js';
 
 /**
  * Messaging API keys begin with this fixed prefix (spec: "a fixed service prefix followed by characters").
- * Decision: the spec does not name the prefix; linkgate uses `gw_live_` followed by at least 24 characters of [A-Za-z0-9].
+ * Decision: the service's documentation does not name the prefix; linkgate uses `gw_live_` followed by at least 24 characters of [A-Za-z0-9].
  */
 export const MESSAGING_KEY_PREFIX = 'gw_live_';
 /** The documented shape of a messaging API key. */
@@ -27,7 +27,7 @@ export const SendMessage = /* @__PURE__ */ z.object({
 export type SendMessage = z.infer<typeof SendMessage>;
 
 /**
- * Answer of `POST /api/v1/wa/messages/send`. Not shown in the spec: typed loosely; the reference mock answers
+ * Answer of `POST /api/v1/wa/messages/send`. Not shown in the service's documentation: typed loosely; the reference mock answers
  * `{ success: true, message, data: { message_id, device_id, phone, status: "queued" } }`.
  */
 export const SendMessageResult = /* @__PURE__ */ entity({
@@ -57,7 +57,7 @@ export type MessagingUnauthorized = z.infer<typeof MessagingUnauthorized>;
 /** The exact 401 body the gateway sends for a missing, unknown or revoked key. */
 export const INVALID_API_KEY_BODY = { success: false, message: 'Invalid API Key', error: 'UNAUTHORIZED' } as const;
 
-/** Device connection statuses documented by the spec. */
+/** Device connection statuses documented by the service's documentation. */
 export const DEVICE_STATUSES = ['ONLINE', 'OFFLINE', 'HIBERNATED', 'LOGGED_OUT'] as const;
 /** A documented device status. */
 export type DeviceStatus = (typeof DEVICE_STATUSES)[number];

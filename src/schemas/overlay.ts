@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { entity } from './entity.js';
 import { DateString, Id } from './primitives.js';
 
-/** Overlay types seen in the spec; others are read as plain strings. */
+/** Overlay types seen in the service's documentation; others are read as plain strings. */
 export const OVERLAY_TYPES = ['message', 'contact'] as const;
 
 /** A call-to-action overlay as listed. */

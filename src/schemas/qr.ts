@@ -116,7 +116,7 @@ export type QrData = z.infer<typeof QrData>;
 // Built in a pure function: bundlers keep an unused object spread (`...appearance`) even in a pure call.
 /**
  * Body of `PUT /api/qr/:id/update`: `data` is required and is checked against the code's type.
- * Decision: a `type` in the body changes the code's type (the spec does not say; the mock honours it).
+ * Decision: a `type` in the body changes the code's type (the service's documentation does not say; the mock honours it).
  */
 export const QrUpdate = /* @__PURE__ */ (() =>
   z.object({

@@ -2,7 +2,7 @@ import type { ParsedWebhookEvent } from './parse.js';
 
 /**
  * What `dedupe` recognises a repeated delivery by:
- * - `'deliveryId'`: the `X-Service-Delivery-ID` header, which the spec's gateway keeps across retries and replays;
+ * - `'deliveryId'`: the `X-Service-Delivery-ID` header, which the documented gateway keeps across retries and replays;
  * - `'event'`: the event's own identity (per event type: device, message id, status...; the README's Decisions list
  *   the fields), for gateways that send every attempt with a new delivery id;
  * - a function of the event and the delivery id returning the key, for your own rule.

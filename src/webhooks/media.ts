@@ -18,7 +18,7 @@ export type MediaVerdict =
     };
 
 /**
- * Checks an attachment against the spec's media rules: JPEG, PNG, WebP or PDF, at most 1 MB. The gateway drops
+ * Checks an attachment against the documented media rules: JPEG, PNG, WebP or PDF, at most 1 MB. The gateway drops
  * anything else (with a `media_error`), so a `false` here explains why an attachment did not arrive.
  *
  * @example

@@ -73,7 +73,7 @@ export interface WebhookVerifierOptions extends VerifyWebhookOptions {
   dedupe?: DedupeStore | boolean;
   /**
    * What a repeated delivery is recognised by: `'deliveryId'`, the `X-Service-Delivery-ID` header (required then), the
-   * same on every retry and replay of the spec's gateway; `'event'`, the event's own identity (event, device, message
+   * same on every retry and replay of the documented gateway; `'event'`, the event's own identity (event, device, message
    * id, status..., see the README's table), for gateways that send every attempt with a new delivery id; or a
    * function `(event, deliveryId) => key`.
    * @default 'deliveryId'

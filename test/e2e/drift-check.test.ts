@@ -134,7 +134,7 @@ describe('linkgate check against linkgate mock', { timeout: 120_000 }, () => {
       'Production variants matched: none. Not checked: stringIds, negativeRemaining, perAttemptDeliveryIds (see below). The plain mock reproduces what was checked: linkgate mock',
     );
     expect(run.stdout).toContain('stringIds: not checked (only ids of new records show it: add --write to see)');
-    expect(run.stdout).toContain('overlayCollection: not matched (the overlay list used "cta", as the spec says)');
+    expect(run.stdout).toContain('overlayCollection: not matched (the overlay list used "cta", as the API documents)');
     expect(run.stdout).toContain(
       "perAttemptDeliveryIds: not checked (webhook deliveries only show it: run linkgate proxy --receiver <your receiver URL>, set the gateway's webhook URL to the proxy, and let one delivery fail once)",
     );

@@ -128,7 +128,7 @@ describe('linkgate proxy --receiver: webhook deliveries checked on their way to 
       'Webhook deliveries: 2; events delivered more than once: 1 (kept their delivery id: 1, changed it: 0)',
     );
     expect(run.out).toContain(
-      'perAttemptDeliveryIds: not matched (retried events kept their delivery id, as the spec says)',
+      'perAttemptDeliveryIds: not matched (retried events kept their delivery id, as the API documents)',
     );
     expect(run.out).not.toContain('Production variants matched');
     expect(run.out).toContain('No drift found.');
