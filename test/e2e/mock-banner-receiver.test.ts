@@ -44,6 +44,8 @@ describe('the banner’s webhook receiver example', () => {
     expect(ack.status, ack.text).toBeLessThan(300);
     await receiver.printed(/phone-1: wamid-1 is read/);
 
+    // The receiver prints before its answer reaches the gateway: wait for the attempts to be settled.
+    expect(JSON.parse((await call(cli.url, token, 'POST', '/__mock/drain')).text)).toMatchObject({ ok: true });
     const { attempts } = JSON.parse((await call(cli.url, token, 'GET', '/__mock/attempts')).text) as {
       attempts: { event: string; response: { status: number } | null }[];
     };
