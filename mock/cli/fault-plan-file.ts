@@ -3,7 +3,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import type { BackendCore } from '../backend.js';
 import { GatewayInputError } from '../shared/gateway-input-error.js';
-import { jsonErrorOffset } from './json-error-offset.js';
+import { jsonErrorPlace } from './json-error-offset.js';
 
 /** The largest plan file read (a plan of 10,000 faults is about 1 MB). */
 export const MAX_PLAN_FILE_BYTES = 16 * 1024 * 1024;
@@ -32,11 +32,8 @@ export function armFaultPlan(backend: BackendCore, path: string): string {
   try {
     plan = JSON.parse(text);
   } catch (error) {
-    const before = text.slice(0, jsonErrorOffset(text) ?? text.length).split('\n');
-    const why = (error as Error).message.split(/,? in JSON at position|\s\(line \d|, "|, \.\.\./)[0];
-    throw new FaultPlanError(
-      `--faults: the plan ${path} is not valid JSON: line ${before.length}, column ${(before.at(-1)?.length ?? 0) + 1}: ${why}.`,
-    );
+    const { line, column, why } = jsonErrorPlace(text, error);
+    throw new FaultPlanError(`--faults: the plan ${path} is not valid JSON: line ${line}, column ${column}: ${why}.`);
   }
   if (typeof plan !== 'object' || plan === null || Array.isArray(plan)) {
     throw new FaultPlanError(`--faults: the plan ${path} must be a JSON object: {"seed": 1, "faults": [...]}.`);

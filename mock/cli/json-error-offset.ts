@@ -126,3 +126,13 @@ function isDigit(c: string | undefined): boolean {
 class JsonSyntaxAt {
   constructor(readonly offset: number) {}
 }
+
+/**
+ * Where and why `JSON.parse` refused `text`: the line and column (from 1) of the first mistake, and V8's reason
+ * without the offset or the quoted snippet it adds, since the line and column say where.
+ */
+export function jsonErrorPlace(text: string, error: unknown): { line: number; column: number; why: string } {
+  const before = text.slice(0, jsonErrorOffset(text) ?? text.length).split('\n');
+  const why = (error as Error).message.split(/,? in JSON at position|\s\(line \d|, "|, \.\.\./)[0] ?? '';
+  return { line: before.length, column: (before.at(-1)?.length ?? 0) + 1, why };
+}

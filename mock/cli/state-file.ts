@@ -16,7 +16,7 @@ import {
   writeStateFileSync,
 } from '../state/state-file-write.js';
 import { type StateLock, StateLockError, takeStateLock } from '../state/state-lock.js';
-import { jsonErrorOffset } from './json-error-offset.js';
+import { jsonErrorPlace } from './json-error-offset.js';
 
 /** At most one write of the state file per this many ms; a change is on disk within about this long. */
 export const STATE_WRITE_INTERVAL_MS = 1_000;
@@ -190,12 +190,7 @@ function parseJson(text: string, path: string, what: string): unknown {
     if (text.trim() === '') throw new SyntaxError('the file is empty');
     return JSON.parse(text);
   } catch (error) {
-    const at = jsonErrorOffset(text) ?? text.length;
-    const before = text.slice(0, at).split('\n');
-    const line = before.length;
-    const column = (before.at(-1)?.length ?? 0) + 1;
-    // V8's reason without the offset or the quoted snippet it adds: the line and column say where.
-    const why = (error as Error).message.split(/,? in JSON at position|\s\(line \d|, "|, \.\.\."/)[0];
+    const { line, column, why } = jsonErrorPlace(text, error);
     throw new StateFileError(
       `The ${what} ${path} is not valid JSON: line ${line}, column ${column}: ${why}. It was left as it is; fix it${
         what === 'state file' ? ', move it aside to start from the seed, or pass another --state file' : ''
