@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { lazy } from './lazy.js';
 import { Count } from './primitives.js';
 
 /**
@@ -6,27 +7,33 @@ import { Count } from './primitives.js';
  * Production may send `error` as a string, and adds `Retry-After` (seconds) to rate-limit answers. Marked pure: only
  * the OpenAPI document reads it, so the SDK's bundle drops it.
  */
-export const ErrorEnvelope = /* @__PURE__ */ z.looseObject({
-  error: /* @__PURE__ */ z.union([Count, /* @__PURE__ */ z.boolean()]),
-  message: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.string()),
-  'Retry-After': /* @__PURE__ */ z.optional(Count),
-});
+export const ErrorEnvelope = /* @__PURE__ */ lazy(() =>
+  z.looseObject({
+    error: z.union([Count, z.boolean()]),
+    message: z.optional(z.string()),
+    'Retry-After': z.optional(Count),
+  }),
+);
 /** A failure answer of the management API. */
 export type ErrorEnvelope = z.infer<typeof ErrorEnvelope>;
 
 /** `{ error: 0, message }`: the answer of update and delete calls. */
-export const MessageEnvelope = /* @__PURE__ */ z.looseObject({
-  error: Count,
-  message: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.string()),
-});
+export const MessageEnvelope = /* @__PURE__ */ lazy(() =>
+  z.looseObject({
+    error: Count,
+    message: z.optional(z.string()),
+  }),
+);
 /** The answer of update and delete calls. */
 export type MessageEnvelope = z.infer<typeof MessageEnvelope>;
 
 /** `{ error: 0, id }`: the answer of create calls. */
-export const CreatedEnvelope = /* @__PURE__ */ z.looseObject({
-  error: Count,
-  id: Count,
-});
+export const CreatedEnvelope = /* @__PURE__ */ lazy(() =>
+  z.looseObject({
+    error: Count,
+    id: Count,
+  }),
+);
 /** The answer of create calls. */
 export type CreatedEnvelope = z.infer<typeof CreatedEnvelope>;
 

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { entity } from './entity.js';
+import { lazy } from './lazy.js';
 import { matching, minChars, urlString } from './rules.js';
 
 /**
@@ -11,18 +12,18 @@ export const MESSAGING_KEY_PREFIX = 'gw_live_';
 export const MESSAGING_KEY_PATTERN = /^gw_live_[A-Za-z0-9]{24,}$/;
 
 /** Body of `POST /api/v1/wa/messages/send` as observed: `device_id` may be `"auto"`, `phone` is digits. */
-export const SendMessage = /* @__PURE__ */ z.object({
-  /** The device that sends: required. */
-  device_id: /* @__PURE__ */ z.string().check(/* @__PURE__ */ minChars(1, 'is required')),
-  /** The recipient: 6 to 20 digits, no `+` or spaces (E.164 without `+`). */
-  phone: /* @__PURE__ */ z
-    .string()
-    .check(/* @__PURE__ */ matching(/^\d{6,20}$/, 'must be 6-20 digits, no + or spaces')),
-  /** The text, or the media's caption. */
-  message: /* @__PURE__ */ z.string(),
-  /** Media to attach: a URL, at most 2,048 characters. */
-  media_url: /* @__PURE__ */ z.optional(/* @__PURE__ */ urlString('must be a URL')),
-});
+export const SendMessage = /* @__PURE__ */ lazy(() =>
+  z.object({
+    /** The device that sends: required. */
+    device_id: z.string().check(minChars(1, 'is required')),
+    /** The recipient: 6 to 20 digits, no `+` or spaces (E.164 without `+`). */
+    phone: z.string().check(matching(/^\d{6,20}$/, 'must be 6-20 digits, no + or spaces')),
+    /** The text, or the media's caption. */
+    message: z.string(),
+    /** Media to attach: a URL, at most 2,048 characters. */
+    media_url: z.optional(urlString('must be a URL')),
+  }),
+);
 /** Body of `POST /api/v1/wa/messages/send`. */
 export type SendMessage = z.infer<typeof SendMessage>;
 
@@ -30,27 +31,31 @@ export type SendMessage = z.infer<typeof SendMessage>;
  * Answer of `POST /api/v1/wa/messages/send`. Not shown in the service's documentation: typed loosely; the reference mock answers
  * `{ success: true, message, data: { message_id, device_id, phone, status: "queued" } }`.
  */
-export const SendMessageResult = /* @__PURE__ */ entity({
-  success: /* @__PURE__ */ z.boolean(),
-  message: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.string()),
-  data: /* @__PURE__ */ z.optional(
-    /* @__PURE__ */ entity({
-      message_id: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.string()),
-      device_id: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.string()),
-      phone: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.string()),
-      status: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.string()),
-    }),
-  ),
-});
+export const SendMessageResult = /* @__PURE__ */ lazy(() =>
+  entity({
+    success: z.boolean(),
+    message: z.optional(z.string()),
+    data: z.optional(
+      entity({
+        message_id: z.optional(z.string()),
+        device_id: z.optional(z.string()),
+        phone: z.optional(z.string()),
+        status: z.optional(z.string()),
+      }),
+    ),
+  }),
+);
 /** Answer of `POST /api/v1/wa/messages/send`. */
 export type SendMessageResult = z.infer<typeof SendMessageResult>;
 
 /** The messaging API's 401 body (spec, Errors). Marked pure: only the OpenAPI document reads it, not the SDK's bundle. */
-export const MessagingUnauthorized = /* @__PURE__ */ z.looseObject({
-  success: /* @__PURE__ */ z.literal(false),
-  message: /* @__PURE__ */ z.string(),
-  error: /* @__PURE__ */ z.string(),
-});
+export const MessagingUnauthorized = /* @__PURE__ */ lazy(() =>
+  z.looseObject({
+    success: z.literal(false),
+    message: z.string(),
+    error: z.string(),
+  }),
+);
 /** The messaging API's 401 body. */
 export type MessagingUnauthorized = z.infer<typeof MessagingUnauthorized>;
 

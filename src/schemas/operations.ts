@@ -5,6 +5,7 @@ import * as z from 'zod/mini';
 import { Account, AccountUpdate } from './account.js';
 import { Domain, DomainCreate, DomainUpdate } from './domain.js';
 import { CreatedEnvelope, dataEnvelope, MessageEnvelope } from './envelope.js';
+import { lazy } from './lazy.js';
 import { operation } from './operation.js';
 import { Overlay } from './overlay.js';
 import { PageQuery, pagedEnvelope } from './page.js';
@@ -26,26 +27,30 @@ const emailRules = () => z.string().check(maxChars(50), matching(EMAIL_PATTERN, 
 const passwordRules = () =>
   z.string().check(minChars(MIN_PASSWORD_LENGTH, `must be at least ${MIN_PASSWORD_LENGTH} characters`));
 
-export const getAccount = /* @__PURE__ */ operation({
-  id: 'account.get',
-  method: 'GET',
-  path: '/api/account',
-  response: /* @__PURE__ */ dataEnvelope(Account),
-  select: toData,
-});
-
-export const updateAccount = /* @__PURE__ */ operation({
-  id: 'account.update',
-  method: 'PUT',
-  path: '/api/account/update',
-  body: AccountUpdate,
-  bodyRules: /* @__PURE__ */ z.object({
-    email: /* @__PURE__ */ z.optional(/* @__PURE__ */ emailRules()),
-    password: /* @__PURE__ */ z.optional(/* @__PURE__ */ passwordRules()),
+export const getAccount = /* @__PURE__ */ lazy(() =>
+  operation({
+    id: 'account.get',
+    method: 'GET',
+    path: '/api/account',
+    response: dataEnvelope(Account),
+    select: toData,
   }),
-  response: MessageEnvelope,
-  select: toMessage,
-});
+);
+
+export const updateAccount = /* @__PURE__ */ lazy(() =>
+  operation({
+    id: 'account.update',
+    method: 'PUT',
+    path: '/api/account/update',
+    body: AccountUpdate,
+    bodyRules: z.object({
+      email: z.optional(emailRules()),
+      password: z.optional(passwordRules()),
+    }),
+    response: MessageEnvelope,
+    select: toMessage,
+  }),
+);
 
 /** The spec's rule for a domain's two redirects (full URLs with their scheme), on create and update alike. */
 const domainRedirectRules = () => ({
@@ -53,206 +58,245 @@ const domainRedirectRules = () => ({
   redirect404: z.optional(httpUrl('the custom 404 redirect')),
 });
 
-export const listDomains = /* @__PURE__ */ operation({
-  id: 'domains.list',
-  method: 'GET',
-  path: '/api/domains',
-  query: PageQuery,
-  response: /* @__PURE__ */ pagedEnvelope(Domain, ['domains']),
-  select: itself,
-});
+export const listDomains = /* @__PURE__ */ lazy(() =>
+  operation({
+    id: 'domains.list',
+    method: 'GET',
+    path: '/api/domains',
+    query: PageQuery,
+    response: pagedEnvelope(Domain, ['domains']),
+    select: itself,
+  }),
+);
 
-export const createDomain = /* @__PURE__ */ operation({
-  id: 'domains.create',
-  method: 'POST',
-  path: '/api/domain/add',
-  body: DomainCreate,
-  // The spec's rule for `domain` (a URL with its scheme), on top of the shared body schema. Built in a pure function:
-  // bundlers keep an unused object spread (`...DomainCreate.shape`) even in a pure call.
-  bodyRules: /* @__PURE__ */ (() =>
-    z.object({ ...DomainCreate.shape, domain: httpUrl('the branded domain'), ...domainRedirectRules() }))(),
-  response: CreatedEnvelope,
-  select: toId,
-});
+export const createDomain = /* @__PURE__ */ lazy(() =>
+  operation({
+    id: 'domains.create',
+    method: 'POST',
+    path: '/api/domain/add',
+    body: DomainCreate,
+    // The spec's rule for `domain` (a URL with its scheme), on top of the shared body schema.
+    bodyRules: z.object({ ...DomainCreate.shape, domain: httpUrl('the branded domain'), ...domainRedirectRules() }),
+    response: CreatedEnvelope,
+    select: toId,
+  }),
+);
 
-export const updateDomain = /* @__PURE__ */ operation({
-  id: 'domains.update',
-  method: 'PUT',
-  path: '/api/domain/{id}/update',
-  body: DomainUpdate,
-  bodyRules: /* @__PURE__ */ (() => z.object({ ...DomainUpdate.shape, ...domainRedirectRules() }))(),
-  response: MessageEnvelope,
-  select: toMessage,
-});
+export const updateDomain = /* @__PURE__ */ lazy(() =>
+  operation({
+    id: 'domains.update',
+    method: 'PUT',
+    path: '/api/domain/{id}/update',
+    body: DomainUpdate,
+    bodyRules: z.object({ ...DomainUpdate.shape, ...domainRedirectRules() }),
+    response: MessageEnvelope,
+    select: toMessage,
+  }),
+);
 
-export const deleteDomain = /* @__PURE__ */ operation({
-  id: 'domains.delete',
-  method: 'DELETE',
-  path: '/api/domain/{id}/delete',
-  response: MessageEnvelope,
-  select: toMessage,
-});
+export const deleteDomain = /* @__PURE__ */ lazy(() =>
+  operation({
+    id: 'domains.delete',
+    method: 'DELETE',
+    path: '/api/domain/{id}/delete',
+    response: MessageEnvelope,
+    select: toMessage,
+  }),
+);
 
-export const listSplashPages = /* @__PURE__ */ operation({
-  id: 'splash.list',
-  method: 'GET',
-  path: '/api/splash',
-  query: PageQuery,
-  response: /* @__PURE__ */ pagedEnvelope(Splash, ['splash']),
-  select: itself,
-});
+export const listSplashPages = /* @__PURE__ */ lazy(() =>
+  operation({
+    id: 'splash.list',
+    method: 'GET',
+    path: '/api/splash',
+    query: PageQuery,
+    response: pagedEnvelope(Splash, ['splash']),
+    select: itself,
+  }),
+);
 
-export const listOverlays = /* @__PURE__ */ operation({
-  id: 'overlays.list',
-  method: 'GET',
-  path: '/api/overlay',
-  query: PageQuery,
-  // The spec names the collection `cta`; one production version says `overlay`.
-  response: /* @__PURE__ */ pagedEnvelope(Overlay, ['cta', 'overlay']),
-  select: itself,
-});
+export const listOverlays = /* @__PURE__ */ lazy(() =>
+  operation({
+    id: 'overlays.list',
+    method: 'GET',
+    path: '/api/overlay',
+    query: PageQuery,
+    // The spec names the collection `cta`; one production version says `overlay`.
+    response: pagedEnvelope(Overlay, ['cta', 'overlay']),
+    select: itself,
+  }),
+);
 
-export const listPixels = /* @__PURE__ */ operation({
-  id: 'pixels.list',
-  method: 'GET',
-  path: '/api/pixels',
-  query: PageQuery,
-  response: /* @__PURE__ */ pagedEnvelope(Pixel, ['pixels']),
-  select: itself,
-});
+export const listPixels = /* @__PURE__ */ lazy(() =>
+  operation({
+    id: 'pixels.list',
+    method: 'GET',
+    path: '/api/pixels',
+    query: PageQuery,
+    response: pagedEnvelope(Pixel, ['pixels']),
+    select: itself,
+  }),
+);
 
-export const createPixel = /* @__PURE__ */ operation({
-  id: 'pixels.create',
-  method: 'POST',
-  path: '/api/pixel/add',
-  body: PixelCreate,
-  response: CreatedEnvelope,
-  select: toId,
-});
+export const createPixel = /* @__PURE__ */ lazy(() =>
+  operation({
+    id: 'pixels.create',
+    method: 'POST',
+    path: '/api/pixel/add',
+    body: PixelCreate,
+    response: CreatedEnvelope,
+    select: toId,
+  }),
+);
 
-export const updatePixel = /* @__PURE__ */ operation({
-  id: 'pixels.update',
-  method: 'PUT',
-  path: '/api/pixel/{id}/update',
-  body: PixelUpdate,
-  response: MessageEnvelope,
-  select: toMessage,
-});
+export const updatePixel = /* @__PURE__ */ lazy(() =>
+  operation({
+    id: 'pixels.update',
+    method: 'PUT',
+    path: '/api/pixel/{id}/update',
+    body: PixelUpdate,
+    response: MessageEnvelope,
+    select: toMessage,
+  }),
+);
 
-export const deletePixel = /* @__PURE__ */ operation({
-  id: 'pixels.delete',
-  method: 'DELETE',
-  path: '/api/pixel/{id}/delete',
-  response: MessageEnvelope,
-  select: toMessage,
-});
+export const deletePixel = /* @__PURE__ */ lazy(() =>
+  operation({
+    id: 'pixels.delete',
+    method: 'DELETE',
+    path: '/api/pixel/{id}/delete',
+    response: MessageEnvelope,
+    select: toMessage,
+  }),
+);
 
-export const listQrCodes = /* @__PURE__ */ operation({
-  id: 'qr.list',
-  method: 'GET',
-  path: '/api/qr',
-  query: PageQuery,
-  response: /* @__PURE__ */ pagedEnvelope(Qr, ['qrs']),
-  select: itself,
-});
+export const listQrCodes = /* @__PURE__ */ lazy(() =>
+  operation({
+    id: 'qr.list',
+    method: 'GET',
+    path: '/api/qr',
+    query: PageQuery,
+    response: pagedEnvelope(Qr, ['qrs']),
+    select: itself,
+  }),
+);
 
-export const getQrCode = /* @__PURE__ */ operation({
-  id: 'qr.get',
-  method: 'GET',
-  path: '/api/qr/{id}',
-  response: QrDetailEnvelope,
-  select: (answer) => ({ details: answer.details, stats: answer.data }),
-});
+export const getQrCode = /* @__PURE__ */ lazy(() =>
+  operation({
+    id: 'qr.get',
+    method: 'GET',
+    path: '/api/qr/{id}',
+    response: QrDetailEnvelope,
+    select: (answer) => ({ details: answer.details, stats: answer.data }),
+  }),
+);
 
-export const createQrCode = /* @__PURE__ */ operation({
-  id: 'qr.create',
-  method: 'POST',
-  path: '/api/qr/add',
-  body: QrCreate,
-  response: QrCreatedEnvelope,
-  select: (answer) => ({ id: answer.id, link: answer.link }),
-});
+export const createQrCode = /* @__PURE__ */ lazy(() =>
+  operation({
+    id: 'qr.create',
+    method: 'POST',
+    path: '/api/qr/add',
+    body: QrCreate,
+    response: QrCreatedEnvelope,
+    select: (answer) => ({ id: answer.id, link: answer.link }),
+  }),
+);
 
-export const updateQrCode = /* @__PURE__ */ operation({
-  id: 'qr.update',
-  method: 'PUT',
-  path: '/api/qr/{id}/update',
-  body: QrUpdate,
-  response: MessageEnvelope,
-  select: toMessage,
-});
+export const updateQrCode = /* @__PURE__ */ lazy(() =>
+  operation({
+    id: 'qr.update',
+    method: 'PUT',
+    path: '/api/qr/{id}/update',
+    body: QrUpdate,
+    response: MessageEnvelope,
+    select: toMessage,
+  }),
+);
 
-export const deleteQrCode = /* @__PURE__ */ operation({
-  id: 'qr.delete',
-  method: 'DELETE',
-  path: '/api/qr/{id}/delete',
-  response: MessageEnvelope,
-  select: toMessage,
-});
+export const deleteQrCode = /* @__PURE__ */ lazy(() =>
+  operation({
+    id: 'qr.delete',
+    method: 'DELETE',
+    path: '/api/qr/{id}/delete',
+    response: MessageEnvelope,
+    select: toMessage,
+  }),
+);
 
-export const listPlans = /* @__PURE__ */ operation({
-  id: 'plans.list',
-  method: 'GET',
-  path: '/api/plans',
-  admin: true,
-  response: /* @__PURE__ */ dataEnvelope(/* @__PURE__ */ z.array(Plan)),
-  select: toData,
-});
+export const listPlans = /* @__PURE__ */ lazy(() =>
+  operation({
+    id: 'plans.list',
+    method: 'GET',
+    path: '/api/plans',
+    admin: true,
+    response: dataEnvelope(z.array(Plan)),
+    select: toData,
+  }),
+);
 
-export const subscribeUserToPlan = /* @__PURE__ */ operation({
-  id: 'plans.subscribe',
-  method: 'PUT',
-  path: '/api/plan/{planid}/user/{userid}',
-  admin: true,
-  body: PlanSubscription,
-  response: MessageEnvelope,
-  select: toMessage,
-});
+export const subscribeUserToPlan = /* @__PURE__ */ lazy(() =>
+  operation({
+    id: 'plans.subscribe',
+    method: 'PUT',
+    path: '/api/plan/{planid}/user/{userid}',
+    admin: true,
+    body: PlanSubscription,
+    response: MessageEnvelope,
+    select: toMessage,
+  }),
+);
 
-export const listUsers = /* @__PURE__ */ operation({
-  id: 'users.list',
-  method: 'GET',
-  path: '/api/users',
-  admin: true,
-  query: UserListQuery,
-  response: /* @__PURE__ */ dataEnvelope(/* @__PURE__ */ z.array(User)),
-  select: toData,
-});
+export const listUsers = /* @__PURE__ */ lazy(() =>
+  operation({
+    id: 'users.list',
+    method: 'GET',
+    path: '/api/users',
+    admin: true,
+    query: UserListQuery,
+    response: dataEnvelope(z.array(User)),
+    select: toData,
+  }),
+);
 
-export const getUser = /* @__PURE__ */ operation({
-  id: 'users.get',
-  method: 'GET',
-  path: '/api/user/{id}',
-  admin: true,
-  response: /* @__PURE__ */ dataEnvelope(User),
-  select: toData,
-});
+export const getUser = /* @__PURE__ */ lazy(() =>
+  operation({
+    id: 'users.get',
+    method: 'GET',
+    path: '/api/user/{id}',
+    admin: true,
+    response: dataEnvelope(User),
+    select: toData,
+  }),
+);
 
-export const createUser = /* @__PURE__ */ operation({
-  id: 'users.create',
-  method: 'POST',
-  path: '/api/user/add',
-  admin: true,
-  body: UserCreate,
-  bodyRules: /* @__PURE__ */ (() =>
-    z.object({
+export const createUser = /* @__PURE__ */ lazy(() =>
+  operation({
+    id: 'users.create',
+    method: 'POST',
+    path: '/api/user/add',
+    admin: true,
+    body: UserCreate,
+    bodyRules: z.object({
       ...UserCreate.shape,
       username: z.string().check(matching(USERNAME_PATTERN, 'must be 4-20 letters, digits or underscores')),
       email: emailRules(),
       password: passwordRules(),
-    }))(),
-  response: UserCreatedEnvelope,
-  select: ({ data }) => ({ id: data.id, email: data.email, username: data.username }),
-});
+    }),
+    response: UserCreatedEnvelope,
+    select: ({ data }) => ({ id: data.id, email: data.email, username: data.username }),
+  }),
+);
 
-export const deleteUser = /* @__PURE__ */ operation({
-  id: 'users.delete',
-  method: 'DELETE',
-  path: '/api/user/{id}/delete',
-  admin: true,
-  response: MessageEnvelope,
-  select: toMessage,
-});
+export const deleteUser = /* @__PURE__ */ lazy(() =>
+  operation({
+    id: 'users.delete',
+    method: 'DELETE',
+    path: '/api/user/{id}/delete',
+    admin: true,
+    response: MessageEnvelope,
+    select: toMessage,
+  }),
+);
 
 /** The management API's operations (Bearer API key, rate limited), in the document's order. */
 export const MANAGEMENT_OPERATIONS = [

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { lazy } from './lazy.js';
 import { Count } from './primitives.js';
 import { integer, positive } from './rules.js';
 
@@ -6,13 +7,15 @@ import { integer, positive } from './rules.js';
 export type CollectionKey = 'domains' | 'splash' | 'cta' | 'overlay' | 'pixels' | 'qrs';
 
 /** The paging numbers of a paged envelope, read tolerantly (numeric strings, `nextpage` null). */
-export const PageMeta = /* @__PURE__ */ z.looseObject({
-  result: Count,
-  perpage: Count,
-  currentpage: Count,
-  nextpage: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.nullable(Count)),
-  maxpage: Count,
-});
+export const PageMeta = /* @__PURE__ */ lazy(() =>
+  z.looseObject({
+    result: Count,
+    perpage: Count,
+    currentpage: Count,
+    nextpage: z.optional(z.nullable(Count)),
+    maxpage: Count,
+  }),
+);
 
 /** A page as the SDK hands it on: paging numbers plus the records, whatever the collection was called on the wire. */
 export interface PageData<T> {
@@ -65,15 +68,13 @@ export function pagedEnvelope<T extends z.core.$ZodType>(item: T, keys: readonly
 }
 
 /** Paging query of list calls: `limit` records per page (default 15) and 1-based `page` (default 1). */
-export const PageQuery = /* @__PURE__ */ z.object({
-  /** Items per page: a positive integer. */
-  limit: /* @__PURE__ */ z.optional(
-    /* @__PURE__ */ integer().check(/* @__PURE__ */ positive('must be a positive integer')),
-  ),
-  /** The page to read, from 1: a positive integer. */
-  page: /* @__PURE__ */ z.optional(
-    /* @__PURE__ */ integer().check(/* @__PURE__ */ positive('must be a positive integer')),
-  ),
-});
+export const PageQuery = /* @__PURE__ */ lazy(() =>
+  z.object({
+    /** Items per page: a positive integer. */
+    limit: z.optional(integer().check(positive('must be a positive integer'))),
+    /** The page to read, from 1: a positive integer. */
+    page: z.optional(integer().check(positive('must be a positive integer'))),
+  }),
+);
 /** Paging query of list calls. */
 export type PageQuery = z.infer<typeof PageQuery>;

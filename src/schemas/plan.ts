@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { entity } from './entity.js';
+import { lazy } from './lazy.js';
 import { Count, DateTimeInput, Id } from './primitives.js';
 import { optionalField } from './rules.js';
 
@@ -8,57 +9,59 @@ import { optionalField } from './rules.js';
 // writes it as `type: boolean` (mock/openapi/openapi-document.ts).
 const flag = () => z.literal([true, false]);
 
-const feature = /* @__PURE__ */ entity({
-  enabled: /* @__PURE__ */ z.union([/* @__PURE__ */ z.string(), /* @__PURE__ */ z.number(), /* @__PURE__ */ flag()]),
-});
-const countedFeature = /* @__PURE__ */ entity({
-  enabled: /* @__PURE__ */ z.union([/* @__PURE__ */ z.string(), /* @__PURE__ */ z.number(), /* @__PURE__ */ flag()]),
-  count: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.union([/* @__PURE__ */ z.string(), /* @__PURE__ */ z.number()])),
-});
+const feature = /* @__PURE__ */ lazy(() =>
+  entity({
+    enabled: z.union([z.string(), z.number(), flag()]),
+  }),
+);
+const countedFeature = /* @__PURE__ */ lazy(() =>
+  entity({
+    enabled: z.union([z.string(), z.number(), flag()]),
+    count: z.optional(z.union([z.string(), z.number()])),
+  }),
+);
 
 /** Plan limits: numeric quotas, on/off features (`enabled` "0"/"1") and counted features (`count` as a string). */
-export const PlanLimits = /* @__PURE__ */ entity({
-  links: /* @__PURE__ */ z.optional(Count),
-  clicks: /* @__PURE__ */ z.optional(Count),
-  retention: /* @__PURE__ */ z.optional(Count),
-  custom: /* @__PURE__ */ z.optional(feature),
-  multiple: /* @__PURE__ */ z.optional(feature),
-  alias: /* @__PURE__ */ z.optional(feature),
-  device: /* @__PURE__ */ z.optional(feature),
-  geo: /* @__PURE__ */ z.optional(feature),
-  bundle: /* @__PURE__ */ z.optional(feature),
-  parameters: /* @__PURE__ */ z.optional(feature),
-  export: /* @__PURE__ */ z.optional(feature),
-  api: /* @__PURE__ */ z.optional(feature),
-  team: /* @__PURE__ */ z.optional(countedFeature),
-  splash: /* @__PURE__ */ z.optional(countedFeature),
-  overlay: /* @__PURE__ */ z.optional(countedFeature),
-  pixels: /* @__PURE__ */ z.optional(countedFeature),
-  domain: /* @__PURE__ */ z.optional(countedFeature),
-});
+export const PlanLimits = /* @__PURE__ */ lazy(() =>
+  entity({
+    links: z.optional(Count),
+    clicks: z.optional(Count),
+    retention: z.optional(Count),
+    custom: z.optional(feature),
+    multiple: z.optional(feature),
+    alias: z.optional(feature),
+    device: z.optional(feature),
+    geo: z.optional(feature),
+    bundle: z.optional(feature),
+    parameters: z.optional(feature),
+    export: z.optional(feature),
+    api: z.optional(feature),
+    team: z.optional(countedFeature),
+    splash: z.optional(countedFeature),
+    overlay: z.optional(countedFeature),
+    pixels: z.optional(countedFeature),
+    domain: z.optional(countedFeature),
+  }),
+);
 /** Plan limits. */
 export type PlanLimits = z.infer<typeof PlanLimits>;
 
 /** A subscription plan. */
-export const Plan = /* @__PURE__ */ entity({
-  id: Id,
-  name: /* @__PURE__ */ z.string(),
-  free: /* @__PURE__ */ z.union([/* @__PURE__ */ flag(), /* @__PURE__ */ z.number(), /* @__PURE__ */ z.string()]),
-  prices: /* @__PURE__ */ z.nullable(
-    /* @__PURE__ */ entity({
-      monthly: /* @__PURE__ */ z.optional(
-        /* @__PURE__ */ z.union([/* @__PURE__ */ z.number(), /* @__PURE__ */ z.string()]),
-      ),
-      yearly: /* @__PURE__ */ z.optional(
-        /* @__PURE__ */ z.union([/* @__PURE__ */ z.number(), /* @__PURE__ */ z.string()]),
-      ),
-      lifetime: /* @__PURE__ */ z.optional(
-        /* @__PURE__ */ z.union([/* @__PURE__ */ z.number(), /* @__PURE__ */ z.string()]),
-      ),
-    }),
-  ),
-  limits: PlanLimits,
-});
+export const Plan = /* @__PURE__ */ lazy(() =>
+  entity({
+    id: Id,
+    name: z.string(),
+    free: z.union([flag(), z.number(), z.string()]),
+    prices: z.nullable(
+      entity({
+        monthly: z.optional(z.union([z.number(), z.string()])),
+        yearly: z.optional(z.union([z.number(), z.string()])),
+        lifetime: z.optional(z.union([z.number(), z.string()])),
+      }),
+    ),
+    limits: PlanLimits,
+  }),
+);
 /** A subscription plan. */
 export type Plan = z.infer<typeof Plan>;
 
@@ -66,9 +69,11 @@ export type Plan = z.infer<typeof Plan>;
 export const SUBSCRIPTION_TYPES = ['monthly', 'yearly', 'lifetime'] as const;
 
 /** Body of `PUT /api/plan/:planid/user/:userid` (`expiration: null` reads as not sent). */
-export const PlanSubscription = /* @__PURE__ */ z.object({
-  type: /* @__PURE__ */ z.literal(SUBSCRIPTION_TYPES),
-  expiration: /* @__PURE__ */ optionalField(DateTimeInput),
-});
+export const PlanSubscription = /* @__PURE__ */ lazy(() =>
+  z.object({
+    type: z.literal(SUBSCRIPTION_TYPES),
+    expiration: optionalField(DateTimeInput),
+  }),
+);
 /** Body of `PUT /api/plan/:planid/user/:userid`. */
 export type PlanSubscription = z.infer<typeof PlanSubscription>;
