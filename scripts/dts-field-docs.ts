@@ -20,8 +20,8 @@ function jsDocOf(node: ts.Node, source: ts.SourceFile): string | undefined {
 }
 
 /**
- * The documented fields of every `const X = z.object({ ... })` (and of plain object literals such as a shared group
- * of fields, which `...group` spreads into a schema) in the given sources.
+ * The documented fields of every `const X = lazy(() => z.object({ ... }))` or `const X = z.object({ ... })` (and of plain
+ * object literals) in the given sources; a schema's fields include those it spreads (`...Group.shape`, `...group`).
  */
 export function fieldDocsOf(sources: { file: string; text: string }[]): FieldDocs {
   const literals = new Map<string, ts.ObjectLiteralExpression>();
@@ -31,10 +31,10 @@ export function fieldDocsOf(sources: { file: string; text: string }[]): FieldDoc
     const visit = (node: ts.Node): void => {
       if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && node.initializer) {
         let init = node.initializer;
-        // A schema built in a pure function, `(() => z.object({ ... }))()`: its fields are those of the object.
-        if (ts.isCallExpression(init) && ts.isParenthesizedExpression(init.expression)) {
-          const built = init.expression.expression;
-          if (ts.isArrowFunction(built) && !ts.isBlock(built.body)) init = built.body;
+        // A schema built on first use, `lazy(() => z.object({ ... }))`: its fields are those of the object.
+        if (ts.isCallExpression(init) && init.expression.getText(source) === 'lazy') {
+          const build = init.arguments[0];
+          if (build && ts.isArrowFunction(build) && !ts.isBlock(build.body)) init = build.body;
         }
         if (ts.isCallExpression(init) && /\.object$/.test(init.expression.getText(source))) init = init.arguments[0]!;
         if (init && ts.isObjectLiteralExpression(init)) {
@@ -51,8 +51,8 @@ export function fieldDocsOf(sources: { file: string; text: string }[]): FieldDoc
     if (seen.has(literal)) return fields;
     seen.add(literal);
     for (const property of literal.properties) {
-      if (ts.isSpreadAssignment(property) && ts.isIdentifier(property.expression)) {
-        const spread = literals.get(property.expression.text);
+      if (ts.isSpreadAssignment(property)) {
+        const spread = literals.get(spreadName(property.expression));
         if (spread) for (const [name, doc] of docsOf(spread, seen)) fields.set(name, doc);
       } else if (property.name && ts.isIdentifier(property.name)) {
         const doc = jsDocOf(property, files.get(literal)!);
@@ -68,6 +68,10 @@ export function fieldDocsOf(sources: { file: string; text: string }[]): FieldDoc
   }
   return result;
 }
+
+/** The schema or group a spread names: `Group` in `...Group.shape`, `group` in `...group`. */
+const spreadName = (spread: ts.Expression): string =>
+  ts.isPropertyAccessExpression(spread) && spread.name.text === 'shape' ? spread.expression.getText() : spread.getText();
 
 /** A comment re-indented for a member that starts at `indent`. */
 const reindent = (doc: string, indent: string) =>

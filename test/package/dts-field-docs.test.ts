@@ -13,13 +13,13 @@ const docs = fieldDocsOf(
 );
 
 describe('the field docs put back on the shipped declarations', () => {
-  it('reads a schema built in a pure function, its own fields and a spread group of fields', () => {
+  it('reads a schema built on first use, its own fields and those of a schema it spreads (...QrAppearance.shape)', () => {
     const fields = docs.get('QrUpdate');
     expect([...(fields?.keys() ?? [])].sort()).toEqual(['background', 'data', 'foreground', 'logo', 'type']);
     expect(fields?.get('type')).toContain('QR_TYPES');
   });
 
-  it('reads a schema written as z.object({ ... })', () => {
+  it('reads the fields of a body schema (DomainCreate)', () => {
     expect(docs.get('DomainCreate')?.get('domain')).toMatch(/^\/\*\*/);
   });
 });
