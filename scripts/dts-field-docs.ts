@@ -71,7 +71,9 @@ export function fieldDocsOf(sources: { file: string; text: string }[]): FieldDoc
 
 /** The schema or group a spread names: `Group` in `...Group.shape`, `group` in `...group`. */
 const spreadName = (spread: ts.Expression): string =>
-  ts.isPropertyAccessExpression(spread) && spread.name.text === 'shape' ? spread.expression.getText() : spread.getText();
+  ts.isPropertyAccessExpression(spread) && spread.name.text === 'shape'
+    ? spread.expression.getText()
+    : spread.getText();
 
 /** A comment re-indented for a member that starts at `indent`. */
 const reindent = (doc: string, indent: string) =>
