@@ -1,7 +1,9 @@
 /**
  * `linkgate/schemas`: the zod (`zod/mini`) schemas the SDK checks the service's answers and your request bodies with,
  * for your own validation (forms, queues, tests), and the service's rules as constants. Each schema has a type of the
- * same name (`Domain` is both the schema and `z.infer` of it).
+ * same name (`Domain` is both the schema and `z.infer` of it). Each is built on its first use (importing builds none):
+ * it parses, nests and converts to JSON Schema as any zod schema, while reflection on it (`console.log(Domain)`,
+ * `{ ...Domain }`) sees an empty object; spread an object schema's fields as `...Domain.shape`.
  *
  * @example
  * import { DomainCreate } from 'linkgate/schemas';
