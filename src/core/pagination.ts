@@ -1,5 +1,5 @@
 import type { PageData } from '../schemas/page.js';
-import { APIPromise, type WithResponse } from './api-promise.js';
+import { APIPromise } from './api-promise.js';
 import { LinkgateError, ValidationError } from './errors.js';
 
 /** Fetches one page by number (undefined: the API's default, page 1). */
@@ -83,10 +83,6 @@ async function* iteratePages<T>(first: Page<T>): AsyncGenerator<Page<T>, void, u
  * const first500 = await client.domains.list().toArray({ max: 500 });
  */
 export class PagePromise<T> extends APIPromise<Page<T>> implements AsyncIterable<T> {
-  constructor(first: Promise<WithResponse<Page<T>>>) {
-    super(first);
-  }
-
   /** Every page in order, starting with the first. */
   async *pages(): AsyncGenerator<Page<T>, void, undefined> {
     yield* iteratePages(await this);
