@@ -29,10 +29,16 @@ import { withoutKey } from './key-scrubbing.js';
 import { type LevelledLogger, levelledLogger, redactHeaders } from './logger.js';
 import { raceSignals } from './race-signals.js';
 import type { RateLimitObservation } from './rate-limit-store.js';
-import { RateLimiter, type RateLimitInfo, rateLimitInfo, readRateLimitHeaders } from './rate-limiter.js';
+import {
+  DEFAULT_MAX_WAIT_MS,
+  RateLimiter,
+  type RateLimitInfo,
+  rateLimitInfo,
+  readRateLimitHeaders,
+} from './rate-limiter.js';
 import { DEFAULT_MAX_RESPONSE_BYTES, discard, readBoundedText } from './response-body.js';
 import { assertServerSide, readEnv } from './runtime.js';
-import { type RequestTrace, startTrace, type Traces, traceAttempt, tracingChannels } from './traces.js';
+import { callNames, type RequestTrace, startTrace, type Traces, traceAttempt, tracingChannels } from './traces.js';
 import { describe, toIssues } from './validation.js';
 
 // The options and call descriptions live in their own file; resources and clients import them from here too.
@@ -147,14 +153,9 @@ export class APIClient {
     const base = normaliseBaseUrl(options.baseUrl ?? readEnv(profile.baseUrlEnv), profile);
     this.baseUrl = withoutTrailingSlashes(`${base.origin}${base.pathname}`);
     this.#origin = base.origin;
-    this.timeout = checkNumber(options.timeout ?? 30_000, 'timeout', profile, 1);
-    this.maxRetries = checkNumber(options.maxRetries ?? 2, 'maxRetries', profile, 0);
-    this.maxResponseBytes = checkNumber(
-      options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
-      'maxResponseBytes',
-      profile,
-      1,
-    );
+    this.timeout = numberOption(options, 'timeout', 30_000, 1, profile);
+    this.maxRetries = numberOption(options, 'maxRetries', 2, 0, profile);
+    this.maxResponseBytes = numberOption(options, 'maxResponseBytes', DEFAULT_MAX_RESPONSE_BYTES, 1, profile);
     this.#headers = {
       Authorization: `Bearer ${apiKey}`,
       'Content-Type': 'application/json',
@@ -190,10 +191,7 @@ export class APIClient {
       key: `linkgate:${fingerprint(`${apiKey}@${base.origin}`)}`,
       mode: rateLimit,
       // Left undefined, the limiter's own defaults apply (the longest wait, a store of its own).
-      maxWaitMs:
-        options.maxRateLimitWait === undefined
-          ? undefined
-          : checkNumber(options.maxRateLimitWait, 'maxRateLimitWait', profile, 0),
+      maxWaitMs: numberOption(options, 'maxRateLimitWait', DEFAULT_MAX_WAIT_MS, 0, profile),
       store: options.rateLimitStore,
       onRateLimit: options.onRateLimit,
     });
@@ -252,7 +250,7 @@ export class APIClient {
    * that slow (retried alike when it cut an attempt short); `cause` is the error the call was about to fail with.
    */
   #overrun(call: PreparedCall<z.core.$ZodType, unknown>, { kind }: HookOverrun, cause?: unknown): LinkgateError {
-    if (call.signal?.aborted) return userAbort(call.request);
+    if (call.signal?.aborted) return userAbort(call);
     return new APIConnectionTimeoutError(
       `${call.name}: ${kind} hook still running after ${call.timeout} ms. Make it settle sooner or raise the timeout option.`,
       { cause },
@@ -298,11 +296,8 @@ export class APIClient {
     extra: object,
     signals: (AbortSignal | undefined)[],
   ): Promise<Awaited<R>> {
-    const { request: spec } = call;
     const state: HookContext = {
-      operation: spec.operation,
-      method: spec.method,
-      route: spec.route ?? spec.path,
+      ...callNames(call.request),
       attempt,
       retryCount: attempt - 1,
       rateLimit: this.rateLimit,
@@ -419,8 +414,8 @@ export class APIClient {
    * channel when the call is traced.
    */
   async #sendOnce(call: PreparedCall<z.core.$ZodType, unknown>, announce: boolean): Promise<Attempt> {
-    const { request: spec, signal, trace } = call;
-    if (signal?.aborted) throw userAbort(spec);
+    const { signal, trace } = call;
+    if (signal?.aborted) throw userAbort(call);
     const wait = this.#limiter.acquire(signal, announce);
     if (wait) await this.#hold(call, wait);
     call.attempt++;
@@ -482,7 +477,11 @@ export class APIClient {
           async (value, signals) => {
             if (value instanceof Response) {
               response = value;
-              text = await this.#hookBody(value, call, signals, 'afterResponse');
+              text = await settleWithin(
+                readBoundedText(value, this.maxResponseBytes, call.name),
+                signals,
+                'afterResponse',
+              );
             }
           },
         );
@@ -501,10 +500,8 @@ export class APIClient {
     } catch {
       // Not JSON: a failure status or an unreadable answer, decided by #classify.
     }
-    const { method, path } = spec;
     const answer: Answer = {
-      method,
-      path,
+      name: call.name,
       status: response.status,
       headers: response.headers,
       body,
@@ -570,19 +567,9 @@ export class APIClient {
       this.#log.warn?.(`${call.name} failed (${reason}); retry ${nth} of ${call.maxRetries} in ${delay} ms`);
       await sleep(this.#clock, delay, call.signal);
     } catch (error) {
-      if (call.signal?.aborted) throw userAbort(call.request);
+      if (call.signal?.aborted) throw userAbort(call);
       throw error;
     }
-  }
-
-  /** The body of a Response a hook returned: read within `maxResponseBytes`, and one that never ends is cut short like the hook. */
-  #hookBody(
-    response: Response,
-    call: PreparedCall<z.core.$ZodType, unknown>,
-    signals: (AbortSignal | undefined)[],
-    kind: HookKind,
-  ) {
-    return settleWithin(readBoundedText(response, this.maxResponseBytes, call.name), signals, kind);
   }
 
   /**
@@ -643,16 +630,16 @@ export class APIClient {
         if (next === null) {
           // A hook's made-up body is the hook's; fetch's own stops with the attempt's signal (a custom fetch's is
           // raced against it).
-          const read = () => readBoundedText(response, this.maxResponseBytes, call.name);
+          const body = readBoundedText(response, this.maxResponseBytes, call.name);
           const text =
             response === returned
-              ? this.#hookBody(response, call, bounds, 'beforeRequest')
+              ? settleWithin(body, bounds, 'beforeRequest')
               : custom
-                ? raceSignals(read(), bounds, () => {
+                ? raceSignals(body, bounds, () => {
                     discard(response);
                     return ended();
                   })
-                : read();
+                : body;
           return [response, await text];
         }
         discard(response);
@@ -664,7 +651,7 @@ export class APIClient {
         target = next;
       }
     } catch (error) {
-      if (signal?.aborted) throw userAbort(spec);
+      if (signal?.aborted) throw userAbort(call);
       // What a custom fetch threw may be anything (a Proxy whose traps throw): asked of it without letting it throw.
       if (isA(error, HookOverrun)) throw this.#overrun(call, error);
       if (timer.signal.aborted) {
@@ -746,7 +733,7 @@ export class APIClient {
     if (result.success) return spec.select(result.data as z.output<S>);
     const issues = toIssues(result.error.issues, answer.body);
     throw new ResponseValidationError(
-      `${spec.operation}: the answer of ${spec.method} ${spec.path} does not match the documented shape: ${describe('', issues.slice(0, 5))}. ` +
+      `${spec.operation}: the answer of ${answer.name} does not match the documented shape: ${describe('', issues.slice(0, 5))}. ` +
         'The service may have changed (error.body holds the answer).',
       answer.body,
       issues,
@@ -800,8 +787,9 @@ const isA = <T>(value: unknown, type: new (...args: any[]) => T): value is T =>
 /** What a fetch or body read that its attempt's signal or timeout cut short rejects with: judged by the signals. */
 const ended = () => new DOMException('The attempt ended', 'AbortError');
 
-function userAbort(spec: RequestSpec<z.core.$ZodType, unknown>): APIUserAbortError {
-  return new APIUserAbortError(`${spec.operation} (${spec.method} ${spec.path}) was aborted by its signal.`);
+/** What `call` fails with once its signal aborted. */
+function userAbort(call: PreparedCall<z.core.$ZodType, unknown>): APIUserAbortError {
+  return new APIUserAbortError(`${call.request.operation} (${call.name}) was aborted by its signal.`);
 }
 
 /** The base URL parsed, after checking it is an absolute http(s) URL. */
@@ -824,8 +812,17 @@ function normaliseBaseUrl(value: string | undefined, profile: ClientProfile): UR
   return url;
 }
 
-function checkNumber(value: number, name: string, profile: ClientProfile, min: number): number {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < min) {
+/** Option `name` of `options`, or `fallback` when it is not given, after checking it is a number >= `min`. */
+function numberOption(
+  options: ClientOptions,
+  name: 'timeout' | 'maxRetries' | 'maxResponseBytes' | 'maxRateLimitWait',
+  fallback: number,
+  min: number,
+  profile: ClientProfile,
+): number {
+  const value = options[name] ?? fallback;
+  // Number.isFinite is false for anything but a finite number.
+  if (!Number.isFinite(value) || value < min) {
     throw new LinkgateError(`${profile.name}: ${name} must be a number >= ${min} (got ${String(value)}).`);
   }
   return value;
