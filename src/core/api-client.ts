@@ -185,7 +185,7 @@ export class APIClient {
       options.logLevel ?? (options.logger ? 'info' : 'off'),
       (line) => this.#scrub(line),
     );
-    const rateLimit = options.rateLimit ?? (profile.rateLimitByDefault ? 'wait' : false);
+    const rateLimit = options.rateLimit ?? profile.rateLimit;
     this.#limiter = new RateLimiter({
       clock: this.#clock,
       key: `linkgate:${fingerprint(`${apiKey}@${base.origin}`)}`,

@@ -49,10 +49,11 @@ export class Page<T> implements PageData<T> {
 
   /** Fetches the next page; throws when {@link hasNextPage} is false. */
   getNextPage(): APIPromise<Page<T>> {
-    if (this.nextPage === null || !this.hasNextPage()) {
+    if (!this.hasNextPage()) {
       throw new LinkgateError(`Page ${this.page} is the last page (of ${this.maxPage}); check hasNextPage() first.`);
     }
-    return this.#fetch(this.nextPage);
+    // hasNextPage() is false on a null nextPage.
+    return this.#fetch(this.nextPage as number);
   }
 
   /** Every item from this page on, fetching later pages as needed. */
@@ -104,11 +105,9 @@ export class PagePromise<T> extends APIPromise<Page<T>> implements AsyncIterable
     }
     const out: T[] = [];
     if (max === 0) return out;
-    for await (const page of this.pages()) {
-      for (const item of page.items) {
-        out.push(item);
-        if (out.length >= max) return out;
-      }
+    for await (const item of this) {
+      out.push(item);
+      if (out.length >= max) return out;
     }
     return out;
   }
