@@ -317,7 +317,7 @@ export class APIClient {
    */
   #run<S extends z.core.$ZodType, T>(spec: RequestSpec<S, T>): Promise<WithResponse<T>> {
     const trace = startTrace(this.#traces, this.baseUrl, spec);
-    if (!trace) return this.#execute(spec, undefined);
+    if (!trace) return this.#execute(spec);
     let result: WithResponse<T>;
     return (this.#traces as Traces).request
       .tracePromise(async () => {
@@ -333,7 +333,7 @@ export class APIClient {
    */
   async #execute<S extends z.core.$ZodType, T>(
     spec: RequestSpec<S, T>,
-    trace: RequestTrace | undefined,
+    trace?: RequestTrace,
   ): Promise<WithResponse<T>> {
     const call = this.#prepare(spec, trace);
     let retries = 0;
@@ -686,7 +686,6 @@ export class APIClient {
 
   /** Refuses a request for another origin than the base URL's (one a beforeRequest hook made): the key stays home. */
   #checkOrigin(call: PreparedCall<z.core.$ZodType, unknown>, url: string): void {
-    if (url.startsWith(`${this.#origin}/`)) return;
     const origin = new URL(url).origin;
     if (origin === this.#origin) return;
     throw new CrossOriginRedirectError(
