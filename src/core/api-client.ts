@@ -437,10 +437,11 @@ export class APIClient {
    * ({@link #classify}). A failure before any answer is returned, not thrown, so the same steps judge it.
    */
   async #attempt(call: PreparedCall<z.core.$ZodType, unknown>): Promise<Attempt> {
-    const { request: spec } = call;
     const limiter = this.#limiter;
     const started = this.#clock.now();
-    this.#log.debug?.(`${spec.method} ${call.url} sending (${redactHeaders({ ...this.#headers, ...call.headers })})`);
+    this.#log.debug?.(
+      `${call.request.method} ${call.url} sending (${redactHeaders({ ...this.#headers, ...call.headers })})`,
+    );
     let response: Response;
     let text: string;
     try {
@@ -578,7 +579,7 @@ export class APIClient {
    * with its signal and timeout whether or not the fetch it was given listens to them.
    */
   async #send(call: PreparedCall<z.core.$ZodType, unknown>): Promise<[response: Response, text: string]> {
-    const { request: spec, signal, timeout } = call;
+    const { signal, timeout } = call;
     const timer = new AbortController();
     // Awaited by the caller, so it may keep the process alive; cancelled below whatever happens.
     const handle = awaitedTimeout(this.#clock, () => timer.abort(), timeout);
@@ -601,8 +602,8 @@ export class APIClient {
     // The query and the base URL are joined by hand (call.url): ky's searchParams would parse the URL and build the
     // Request a second time per call, and its `prefix` would also prefix a redirect's absolute target.
     let target = call.url;
-    let method: string = spec.method;
-    let json = spec.body;
+    let method: string = call.request.method;
+    let json = call.request.body;
     const before = this.#hooks?.beforeRequest;
     // What the last beforeRequest hook returned: a Response among it is the answer, and its body the hook's own.
     let returned: unknown;
