@@ -652,7 +652,7 @@ export class APIClient {
         target = next;
       }
     } catch (error) {
-      if (signal?.aborted) throw userAbort(call);
+      if (call.signal?.aborted) throw userAbort(call);
       // What a custom fetch threw may be anything (a Proxy whose traps throw): asked of it without letting it throw.
       if (isA(error, HookOverrun)) throw this.#overrun(call, error);
       if (timer.signal.aborted) {
