@@ -29,10 +29,16 @@ import { withoutKey } from './key-scrubbing.js';
 import { type LevelledLogger, levelledLogger, redactHeaders } from './logger.js';
 import { raceSignals } from './race-signals.js';
 import type { RateLimitObservation } from './rate-limit-store.js';
-import { RateLimiter, type RateLimitInfo, rateLimitInfo, readRateLimitHeaders } from './rate-limiter.js';
+import {
+  DEFAULT_MAX_WAIT_MS,
+  RateLimiter,
+  type RateLimitInfo,
+  rateLimitInfo,
+  readRateLimitHeaders,
+} from './rate-limiter.js';
 import { DEFAULT_MAX_RESPONSE_BYTES, discard, readBoundedText } from './response-body.js';
 import { assertServerSide, readEnv } from './runtime.js';
-import { type RequestTrace, startTrace, type Traces, traceAttempt, tracingChannels } from './traces.js';
+import { callNames, type RequestTrace, startTrace, type Traces, traceAttempt, tracingChannels } from './traces.js';
 import { describe, toIssues } from './validation.js';
 
 // The options and call descriptions live in their own file; resources and clients import them from here too.
@@ -147,14 +153,9 @@ export class APIClient {
     const base = normaliseBaseUrl(options.baseUrl ?? readEnv(profile.baseUrlEnv), profile);
     this.baseUrl = withoutTrailingSlashes(`${base.origin}${base.pathname}`);
     this.#origin = base.origin;
-    this.timeout = checkNumber(options.timeout ?? 30_000, 'timeout', profile, 1);
-    this.maxRetries = checkNumber(options.maxRetries ?? 2, 'maxRetries', profile, 0);
-    this.maxResponseBytes = checkNumber(
-      options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
-      'maxResponseBytes',
-      profile,
-      1,
-    );
+    this.timeout = numberOption(options, 'timeout', 30_000, 1, profile);
+    this.maxRetries = numberOption(options, 'maxRetries', 2, 0, profile);
+    this.maxResponseBytes = numberOption(options, 'maxResponseBytes', DEFAULT_MAX_RESPONSE_BYTES, 1, profile);
     this.#headers = {
       Authorization: `Bearer ${apiKey}`,
       'Content-Type': 'application/json',
@@ -184,16 +185,13 @@ export class APIClient {
       options.logLevel ?? (options.logger ? 'info' : 'off'),
       (line) => this.#scrub(line),
     );
-    const rateLimit = options.rateLimit ?? (profile.rateLimitByDefault ? 'wait' : false);
+    const rateLimit = options.rateLimit ?? profile.rateLimit;
     this.#limiter = new RateLimiter({
       clock: this.#clock,
       key: `linkgate:${fingerprint(`${apiKey}@${base.origin}`)}`,
       mode: rateLimit,
       // Left undefined, the limiter's own defaults apply (the longest wait, a store of its own).
-      maxWaitMs:
-        options.maxRateLimitWait === undefined
-          ? undefined
-          : checkNumber(options.maxRateLimitWait, 'maxRateLimitWait', profile, 0),
+      maxWaitMs: numberOption(options, 'maxRateLimitWait', DEFAULT_MAX_WAIT_MS, 0, profile),
       store: options.rateLimitStore,
       onRateLimit: options.onRateLimit,
     });
@@ -252,7 +250,7 @@ export class APIClient {
    * that slow (retried alike when it cut an attempt short); `cause` is the error the call was about to fail with.
    */
   #overrun(call: PreparedCall<z.core.$ZodType, unknown>, { kind }: HookOverrun, cause?: unknown): LinkgateError {
-    if (call.signal?.aborted) return userAbort(call.request);
+    if (call.signal?.aborted) return userAbort(call);
     return new APIConnectionTimeoutError(
       `${call.name}: ${kind} hook still running after ${call.timeout} ms. Make it settle sooner or raise the timeout option.`,
       { cause },
@@ -298,11 +296,8 @@ export class APIClient {
     extra: object,
     signals: (AbortSignal | undefined)[],
   ): Promise<Awaited<R>> {
-    const { request: spec } = call;
     const state: HookContext = {
-      operation: spec.operation,
-      method: spec.method,
-      route: spec.route ?? spec.path,
+      ...callNames(call.request),
       attempt,
       retryCount: attempt - 1,
       rateLimit: this.rateLimit,
@@ -322,7 +317,7 @@ export class APIClient {
    */
   #run<S extends z.core.$ZodType, T>(spec: RequestSpec<S, T>): Promise<WithResponse<T>> {
     const trace = startTrace(this.#traces, this.baseUrl, spec);
-    if (!trace) return this.#execute(spec, undefined);
+    if (!trace) return this.#execute(spec);
     let result: WithResponse<T>;
     return (this.#traces as Traces).request
       .tracePromise(async () => {
@@ -338,7 +333,7 @@ export class APIClient {
    */
   async #execute<S extends z.core.$ZodType, T>(
     spec: RequestSpec<S, T>,
-    trace: RequestTrace | undefined,
+    trace?: RequestTrace,
   ): Promise<WithResponse<T>> {
     const call = this.#prepare(spec, trace);
     let retries = 0;
@@ -419,8 +414,8 @@ export class APIClient {
    * channel when the call is traced.
    */
   async #sendOnce(call: PreparedCall<z.core.$ZodType, unknown>, announce: boolean): Promise<Attempt> {
-    const { request: spec, signal, trace } = call;
-    if (signal?.aborted) throw userAbort(spec);
+    const { signal, trace } = call;
+    if (signal?.aborted) throw userAbort(call);
     const wait = this.#limiter.acquire(signal, announce);
     if (wait) await this.#hold(call, wait);
     call.attempt++;
@@ -442,10 +437,11 @@ export class APIClient {
    * ({@link #classify}). A failure before any answer is returned, not thrown, so the same steps judge it.
    */
   async #attempt(call: PreparedCall<z.core.$ZodType, unknown>): Promise<Attempt> {
-    const { request: spec } = call;
     const limiter = this.#limiter;
     const started = this.#clock.now();
-    this.#log.debug?.(`${spec.method} ${call.url} sending (${redactHeaders({ ...this.#headers, ...call.headers })})`);
+    this.#log.debug?.(
+      `${call.request.method} ${call.url} sending (${redactHeaders({ ...this.#headers, ...call.headers })})`,
+    );
     let response: Response;
     let text: string;
     try {
@@ -482,7 +478,11 @@ export class APIClient {
           async (value, signals) => {
             if (value instanceof Response) {
               response = value;
-              text = await this.#hookBody(value, call, signals, 'afterResponse');
+              text = await settleWithin(
+                readBoundedText(value, this.maxResponseBytes, call.name),
+                signals,
+                'afterResponse',
+              );
             }
           },
         );
@@ -501,10 +501,8 @@ export class APIClient {
     } catch {
       // Not JSON: a failure status or an unreadable answer, decided by #classify.
     }
-    const { method, path } = spec;
     const answer: Answer = {
-      method,
-      path,
+      name: call.name,
       status: response.status,
       headers: response.headers,
       body,
@@ -570,19 +568,9 @@ export class APIClient {
       this.#log.warn?.(`${call.name} failed (${reason}); retry ${nth} of ${call.maxRetries} in ${delay} ms`);
       await sleep(this.#clock, delay, call.signal);
     } catch (error) {
-      if (call.signal?.aborted) throw userAbort(call.request);
+      if (call.signal?.aborted) throw userAbort(call);
       throw error;
     }
-  }
-
-  /** The body of a Response a hook returned: read within `maxResponseBytes`, and one that never ends is cut short like the hook. */
-  #hookBody(
-    response: Response,
-    call: PreparedCall<z.core.$ZodType, unknown>,
-    signals: (AbortSignal | undefined)[],
-    kind: HookKind,
-  ) {
-    return settleWithin(readBoundedText(response, this.maxResponseBytes, call.name), signals, kind);
   }
 
   /**
@@ -591,7 +579,7 @@ export class APIClient {
    * with its signal and timeout whether or not the fetch it was given listens to them.
    */
   async #send(call: PreparedCall<z.core.$ZodType, unknown>): Promise<[response: Response, text: string]> {
-    const { request: spec, signal, timeout } = call;
+    const { signal, timeout } = call;
     const timer = new AbortController();
     // Awaited by the caller, so it may keep the process alive; cancelled below whatever happens.
     const handle = awaitedTimeout(this.#clock, () => timer.abort(), timeout);
@@ -614,8 +602,8 @@ export class APIClient {
     // The query and the base URL are joined by hand (call.url): ky's searchParams would parse the URL and build the
     // Request a second time per call, and its `prefix` would also prefix a redirect's absolute target.
     let target = call.url;
-    let method: string = spec.method;
-    let json = spec.body;
+    let method: string = call.request.method;
+    let json = call.request.body;
     const before = this.#hooks?.beforeRequest;
     // What the last beforeRequest hook returned: a Response among it is the answer, and its body the hook's own.
     let returned: unknown;
@@ -643,16 +631,16 @@ export class APIClient {
         if (next === null) {
           // A hook's made-up body is the hook's; fetch's own stops with the attempt's signal (a custom fetch's is
           // raced against it).
-          const read = () => readBoundedText(response, this.maxResponseBytes, call.name);
+          const body = readBoundedText(response, this.maxResponseBytes, call.name);
           const text =
             response === returned
-              ? this.#hookBody(response, call, bounds, 'beforeRequest')
+              ? settleWithin(body, bounds, 'beforeRequest')
               : custom
-                ? raceSignals(read(), bounds, () => {
+                ? raceSignals(body, bounds, () => {
                     discard(response);
                     return ended();
                   })
-                : read();
+                : body;
           return [response, await text];
         }
         discard(response);
@@ -664,7 +652,7 @@ export class APIClient {
         target = next;
       }
     } catch (error) {
-      if (signal?.aborted) throw userAbort(spec);
+      if (call.signal?.aborted) throw userAbort(call);
       // What a custom fetch threw may be anything (a Proxy whose traps throw): asked of it without letting it throw.
       if (isA(error, HookOverrun)) throw this.#overrun(call, error);
       if (timer.signal.aborted) {
@@ -699,7 +687,6 @@ export class APIClient {
 
   /** Refuses a request for another origin than the base URL's (one a beforeRequest hook made): the key stays home. */
   #checkOrigin(call: PreparedCall<z.core.$ZodType, unknown>, url: string): void {
-    if (url.startsWith(`${this.#origin}/`)) return;
     const origin = new URL(url).origin;
     if (origin === this.#origin) return;
     throw new CrossOriginRedirectError(
@@ -746,7 +733,7 @@ export class APIClient {
     if (result.success) return spec.select(result.data as z.output<S>);
     const issues = toIssues(result.error.issues, answer.body);
     throw new ResponseValidationError(
-      `${spec.operation}: the answer of ${spec.method} ${spec.path} does not match the documented shape: ${describe('', issues.slice(0, 5))}. ` +
+      `${spec.operation}: the answer of ${answer.name} does not match the documented shape: ${describe('', issues.slice(0, 5))}. ` +
         'The service may have changed (error.body holds the answer).',
       answer.body,
       issues,
@@ -800,8 +787,9 @@ const isA = <T>(value: unknown, type: new (...args: any[]) => T): value is T =>
 /** What a fetch or body read that its attempt's signal or timeout cut short rejects with: judged by the signals. */
 const ended = () => new DOMException('The attempt ended', 'AbortError');
 
-function userAbort(spec: RequestSpec<z.core.$ZodType, unknown>): APIUserAbortError {
-  return new APIUserAbortError(`${spec.operation} (${spec.method} ${spec.path}) was aborted by its signal.`);
+/** What `call` fails with once its signal aborted. */
+function userAbort(call: PreparedCall<z.core.$ZodType, unknown>): APIUserAbortError {
+  return new APIUserAbortError(`${call.request.operation} (${call.name}) was aborted by its signal.`);
 }
 
 /** The base URL parsed, after checking it is an absolute http(s) URL. */
@@ -824,8 +812,17 @@ function normaliseBaseUrl(value: string | undefined, profile: ClientProfile): UR
   return url;
 }
 
-function checkNumber(value: number, name: string, profile: ClientProfile, min: number): number {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < min) {
+/** Option `name` of `options`, or `fallback` when it is not given, after checking it is a number >= `min`. */
+function numberOption(
+  options: ClientOptions,
+  name: 'timeout' | 'maxRetries' | 'maxResponseBytes' | 'maxRateLimitWait',
+  fallback: number,
+  min: number,
+  profile: ClientProfile,
+): number {
+  const value = options[name] ?? fallback;
+  // Number.isFinite is false for anything but a finite number.
+  if (!Number.isFinite(value) || value < min) {
     throw new LinkgateError(`${profile.name}: ${name} must be a number >= ${min} (got ${String(value)}).`);
   }
   return value;

@@ -94,8 +94,8 @@ export interface ClientProfile {
   baseUrlEnv: string;
   /** Decides which answers are failures. */
   classify: AnswerClassifier;
-  /** Whether the client-side rate limiter is on unless the user says otherwise. */
-  rateLimitByDefault: boolean;
+  /** The `rateLimit` option's default for this API family. */
+  rateLimit: 'wait' | false;
   /** Throws a LinkgateError when a given key has the wrong shape for this API (never quoting it). */
   checkKey?: (apiKey: string) => void;
 }

@@ -11,10 +11,8 @@ import { parseReset } from './rate-limiter.js';
 
 /** An answer of the API as the error classifiers see it. */
 export interface Answer {
-  /** e.g. `GET`. */
-  method: string;
-  /** e.g. `/api/domain/3/update`. */
-  path: string;
+  /** The call's method and path, e.g. `PUT /api/domain/3/update`. */
+  name: string;
   /** HTTP status. */
   status: number;
   /** Response headers. */
@@ -47,7 +45,7 @@ export function bodyMessage(body: unknown): string | undefined {
 
 /** `(GET /api/x answered HTTP 200)`: where a failure came from, for messages. */
 export function where(answer: Answer, detail = ''): string {
-  return `(${answer.method} ${answer.path} answered HTTP ${answer.status}${detail})`;
+  return `(${answer.name} answered HTTP ${answer.status}${detail})`;
 }
 
 /** `Retry-After` in seconds, from its delay-seconds or HTTP-date form (RFC 9110); NaN when absent or unreadable. */
@@ -111,7 +109,7 @@ export function unreadableBodyError(answer: Answer): APIError {
   const what = answer.text === '' ? 'an empty body' : `a body that is not JSON (${answer.text.length} characters)`;
   return new APIError({
     status: answer.status,
-    message: `${answer.method} ${answer.path} answered HTTP ${answer.status} with ${what}; expected JSON. The request may or may not have been applied.`,
+    message: `${answer.name} answered HTTP ${answer.status} with ${what}; expected JSON. The request may or may not have been applied.`,
     body: answer.text,
     headers: answer.headers,
   });

@@ -110,7 +110,10 @@ export interface Hooks {
 
 /** A hook's own throw on its way out of the request path: it fails the call as it is, judged by nothing else. */
 export class HookFailure {
-  constructor(readonly thrown: unknown) {}
+  declare readonly thrown: unknown;
+  constructor(thrown: unknown) {
+    this.thrown = thrown;
+  }
 }
 
 /** The names of the hook lists. */
@@ -118,7 +121,10 @@ export type HookKind = keyof Hooks;
 
 /** A hook still running when its call's signal or timeout ended: the call fails as if the server were that slow. */
 export class HookOverrun {
-  constructor(readonly kind: HookKind) {}
+  declare readonly kind: HookKind;
+  constructor(kind: HookKind) {
+    this.kind = kind;
+  }
 }
 
 /**

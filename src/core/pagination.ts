@@ -1,5 +1,5 @@
 import type { PageData } from '../schemas/page.js';
-import { APIPromise, type WithResponse } from './api-promise.js';
+import { APIPromise } from './api-promise.js';
 import { LinkgateError, ValidationError } from './errors.js';
 
 /** Fetches one page by number (undefined: the API's default, page 1). */
@@ -49,10 +49,11 @@ export class Page<T> implements PageData<T> {
 
   /** Fetches the next page; throws when {@link hasNextPage} is false. */
   getNextPage(): APIPromise<Page<T>> {
-    if (this.nextPage === null || !this.hasNextPage()) {
+    if (!this.hasNextPage()) {
       throw new LinkgateError(`Page ${this.page} is the last page (of ${this.maxPage}); check hasNextPage() first.`);
     }
-    return this.#fetch(this.nextPage);
+    // hasNextPage() is false on a null nextPage.
+    return this.#fetch(this.nextPage as number);
   }
 
   /** Every item from this page on, fetching later pages as needed. */
@@ -83,10 +84,6 @@ async function* iteratePages<T>(first: Page<T>): AsyncGenerator<Page<T>, void, u
  * const first500 = await client.domains.list().toArray({ max: 500 });
  */
 export class PagePromise<T> extends APIPromise<Page<T>> implements AsyncIterable<T> {
-  constructor(first: Promise<WithResponse<Page<T>>>) {
-    super(first);
-  }
-
   /** Every page in order, starting with the first. */
   async *pages(): AsyncGenerator<Page<T>, void, undefined> {
     yield* iteratePages(await this);
@@ -108,11 +105,9 @@ export class PagePromise<T> extends APIPromise<Page<T>> implements AsyncIterable
     }
     const out: T[] = [];
     if (max === 0) return out;
-    for await (const page of this.pages()) {
-      for (const item of page.items) {
-        out.push(item);
-        if (out.length >= max) return out;
-      }
+    for await (const item of this) {
+      out.push(item);
+      if (out.length >= max) return out;
     }
     return out;
   }

@@ -111,9 +111,9 @@ export class MemoryRateLimitStore implements RateLimitStore {
       state = { limit, remaining: Math.max(0, limit - inFlight), resetAt: now + assumed.windowMs, provisional: true };
       this.#states.set(key, state);
     }
-    if (state.remaining <= 0) return { granted: false, state: { ...state } };
-    state.remaining--;
-    return { granted: true, state: { ...state } };
+    const granted = state.remaining > 0;
+    if (granted) state.remaining--;
+    return { granted, state: { ...state } };
   }
 
   observe(key: string, seen: RateLimitStore.Observation, inFlight: number, now: number): void {

@@ -87,6 +87,9 @@ export function parseReset(value: string | null, now: number): number | null {
   return Number.isNaN(date) ? null : date;
 }
 
+/** The longest one request may be held for budget or a rate-limit answer unless the client says otherwise, in ms. */
+export const DEFAULT_MAX_WAIT_MS = 120_000;
+
 /**
  * Shares one request budget between every call of a client: holds new requests while the budget is spent instead of
  * sending them to fail, queues concurrent calls in order, and reads the budget back from each answer's headers. It
@@ -117,7 +120,7 @@ export class RateLimiter {
     this.#store = options.store ?? new UnsharedMemoryStore();
     this.#mode = options.mode ?? 'wait';
     // The longest one request may be held for budget or a rate-limit answer, unless the client says otherwise.
-    this.#maxWaitMs = options.maxWaitMs ?? 120_000;
+    this.#maxWaitMs = options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
     this.#onRateLimit = options.onRateLimit;
     this.#assumed = options.assumed ?? DEFAULT_ASSUMED_WINDOW;
   }

@@ -6,6 +6,6 @@ export abstract class APIResource {
   declare protected readonly _client: APIClient;
 
   constructor(client: APIClient) {
-    Object.defineProperty(this, '_client', { value: client, enumerable: false });
+    Object.defineProperty(this, '_client', { value: client });
   }
 }

@@ -14,10 +14,13 @@ export function readEnv(name: string, globals: Globals = globalThis as Globals):
  * globals, so they are excluded first.
  */
 export function isBrowserLike(globals: Globals = globalThis as Globals): boolean {
-  if (globals.Deno !== undefined || globals.Bun !== undefined) return false;
-  if (globals.window !== undefined && globals.document !== undefined) return true;
-  // Dedicated, shared and service workers all inherit WorkerGlobalScope and have importScripts.
-  return globals.WorkerGlobalScope !== undefined && typeof globals.importScripts === 'function';
+  return (
+    globals.Deno === undefined &&
+    globals.Bun === undefined &&
+    ((globals.window !== undefined && globals.document !== undefined) ||
+      // Dedicated, shared and service workers all inherit WorkerGlobalScope and have importScripts.
+      (globals.WorkerGlobalScope !== undefined && typeof globals.importScripts === 'function'))
+  );
 }
 
 /**

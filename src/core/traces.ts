@@ -94,6 +94,13 @@ export function channelsOf(runtime: Runtime | undefined): Traces | null {
     : null;
 }
 
+/** What a call is, as traces and hooks name it: its operation, method and route (the path template). */
+export const callNames = (spec: { operation: string; method: string; path: string; route?: string | undefined }) => ({
+  operation: spec.operation,
+  method: spec.method,
+  route: spec.route ?? spec.path,
+});
+
 /** The trace of a call about to start, or undefined when nobody listens on either channel (then nothing is built). */
 export function startTrace(
   traces: Traces | null,
@@ -102,9 +109,7 @@ export function startTrace(
 ): RequestTrace | undefined {
   if (!traces || !(listened(traces.request) || listened(traces.attempt))) return undefined;
   return {
-    operation: spec.operation,
-    method: spec.method,
-    route: spec.route ?? spec.path,
+    ...callNames(spec),
     baseUrl,
     attempts: 0,
     rateLimitWait: 0,

@@ -17,7 +17,7 @@ const MANAGEMENT: ClientProfile = {
   apiKeyEnv: 'LINKGATE_API_KEY',
   baseUrlEnv: 'LINKGATE_BASE_URL',
   classify: classifyManagementAnswer,
-  rateLimitByDefault: true,
+  rateLimit: 'wait',
 };
 
 /**

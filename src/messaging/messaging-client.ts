@@ -13,7 +13,7 @@ const MESSAGING: ClientProfile = {
   baseUrlEnv: 'LINKGATE_MESSAGING_BASE_URL',
   classify: classifyMessagingAnswer,
   // The spec gives no rate limit for the messaging API.
-  rateLimitByDefault: false,
+  rateLimit: false,
   checkKey(apiKey) {
     if (MESSAGING_KEY_PATTERN.test(apiKey)) return;
     // Never echo the key: only its length and whether the prefix is there.
