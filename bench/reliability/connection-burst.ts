@@ -77,10 +77,6 @@ export async function connectionBurst(
   }
   const waiting = new Examples();
   for (let i = 0; i < (mockFigures.queue?.atEnd ?? 0); i++) waiting.add('never accepted during the run');
-  const overflows = new Examples();
-  for (let i = 0; i < (Number.isNaN(mockFigures.overflows) ? 0 : mockFigures.overflows); i++) {
-    overflows.add('dropped by the kernel: accept queue full');
-  }
   const describe = ({ result, overflows, queue }: BurstFigures) =>
     `${Math.round(result.requests.average)} req/s, ${result.errors} errors (${result.timeouts} timeouts), ` +
     `${Number.isNaN(overflows) ? 'unknown' : overflows} listen overflows, ` +
@@ -96,8 +92,9 @@ export async function connectionBurst(
     },
     checks: [
       zeroCheck('linkgate mock: connection errors and timeouts', errors),
+      // Listen overflows are reported, not judged: 5,000 connects at once overflow a queue the kernel caps at 4,096
+      // unless the server takes 904 in while they come, and their clients retry after 1 s (judged if never answered).
       zeroCheck('linkgate mock: connections left in the accept queue at the end', waiting),
-      zeroCheck("linkgate mock: listen overflows (the whole machine's counter)", overflows),
     ],
   };
 }
