@@ -1,9 +1,10 @@
 // Part of `--load` (never in CI), issue 31 item 13: 5,000 connections opened at once against a bare node:http server
 // and against `linkgate mock`, both asking `listen` for the same accept queue, one after the other in the same run,
-// under autocannon: errors, timeouts, the kernel's listen overflows, and the accept queue itself, sampled from
-// /proc/net/tcp every 100 ms (how full it got, and for how long it held 1,000 connections or more). The kernel caps
-// the queue at net.core.somaxconn (4096 here), below 5,000; connections it drops are retried by their clients only
-// after 1, 3, 7 s, and those left waiting in it are not answered until the server accepts them.
+// under autocannon: errors, timeouts, the kernel's listen overflows, and the accept queue itself, sampled every 100 ms
+// by a process of its own (how full it got, for how long it held 1,000 connections or more, and how many were still
+// waiting in it when the run ended: autocannon counts a timeout only for a request 10 s old before the run ends, so
+// a connection never accepted in a 10 s run is no error of its). The kernel caps the queue at net.core.somaxconn
+// (4096 here), below 5,000; connections it drops are retried by their clients only after 1, 3, 7 s.
 //
 //   node --import tsx bench/reliability/connection-burst.ts [connections] [seconds]
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -39,8 +40,11 @@ server.listen({ port: 0, host: '127.0.0.1', backlog: ${LISTEN_BACKLOG} }, () =>
 interface BurstFigures {
   result: AutocannonResult;
   overflows: number;
-  /** The accept queue's largest length seen, and the seconds from the first to the last sample of 1,000 or more. */
-  queue: { max: number; fullSeconds: number } | undefined;
+  /**
+   * The accept queue's largest length seen, the seconds from the first to the last sample of 1,000 or more, and its
+   * length at the end of the run (connections never accepted, so never answered).
+   */
+  queue: { max: number; fullSeconds: number; atEnd: number } | undefined;
 }
 
 /** How often the accept queue is sampled. */
@@ -71,10 +75,12 @@ export async function connectionBurst(
   for (let i = 0; i < mockFigures.result.errors; i++) {
     errors.add(i < mockFigures.result.timeouts ? 'timeout (no answer within 10 s)' : 'connection error');
   }
+  const waiting = new Examples();
+  for (let i = 0; i < (mockFigures.queue?.atEnd ?? 0); i++) waiting.add('never accepted during the run');
   const describe = ({ result, overflows, queue }: BurstFigures) =>
     `${Math.round(result.requests.average)} req/s, ${result.errors} errors (${result.timeouts} timeouts), ` +
     `${Number.isNaN(overflows) ? 'unknown' : overflows} listen overflows, ` +
-    `accept queue ${queue ? `up to ${queue.max}, 1,000 or more during ${queue.fullSeconds.toFixed(1)} s` : 'unknown'}, ` +
+    `accept queue ${queue ? `up to ${queue.max}, 1,000 or more during ${queue.fullSeconds.toFixed(1)} s, ${queue.atEnd} still waiting at the end` : 'unknown'}, ` +
     `p99 ${result.latency.p99} ms, max ${result.latency.max} ms`;
   return {
     part: `connection burst (autocannon, ${connections} connections opened at once, ${seconds} s, bare node:http then linkgate mock)`,
@@ -84,20 +90,20 @@ export async function connectionBurst(
       'bare node:http server': describe(bareFigures),
       'linkgate mock': describe(mockFigures),
     },
-    checks: [zeroCheck('linkgate mock: connection errors and timeouts', errors)],
+    checks: [
+      zeroCheck('linkgate mock: connection errors and timeouts', errors),
+      // Listen overflows are reported, not judged: 5,000 connects at once overflow a queue the kernel caps at 4,096
+      // unless the server takes 904 in while they come, and their clients retry after 1 s (judged if never answered).
+      zeroCheck('linkgate mock: connections left in the accept queue at the end', waiting),
+    ],
   };
 }
 
 async function burst(url: string, connections: number, seconds: number): Promise<BurstFigures> {
   const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
   const before = listenOverflows();
-  const port = Number(new URL(url).port);
-  // [ms, length]: the generator shares this process, so samples come late under load; their times are kept.
-  const samples: [number, number][] = [];
-  const sampler = setInterval(() => {
-    const length = acceptQueue(port);
-    if (length !== undefined) samples.push([performance.now(), length]);
-  }, SAMPLE_MS);
+  const sampler = startQueueSampler(Number(new URL(url).port));
+  const started = Date.now();
   const result = await autocannon({
     url,
     connections,
@@ -105,30 +111,54 @@ async function burst(url: string, connections: number, seconds: number): Promise
     headers: { authorization: `Bearer ${ADMIN_KEY}` },
     requests: [{ method: 'GET', path: '/api/account' }],
   });
-  clearInterval(sampler);
+  const samples = await sampler.stop();
   const full = samples.filter(([, n]) => n >= 1_000).map(([ms]) => ms);
+  const duringRun = samples.filter(([ms]) => ms <= started + seconds * 1000);
   const queue =
     samples.length === 0
       ? undefined
       : {
           max: Math.max(...samples.map(([, n]) => n)),
           fullSeconds: full.length === 0 ? 0 : (full.at(-1)! - full[0]!) / 1000,
+          atEnd: duringRun.at(-1)?.[1] ?? 0,
         };
   return { result, overflows: listenOverflows() - before, queue };
 }
 
-/** The accept queue's length of the socket listening on 127.0.0.1:`port` (Linux /proc/net/tcp: rx_queue of a LISTEN row). */
-function acceptQueue(port: number): number | undefined {
-  try {
-    const local = `0100007F:${port.toString(16).toUpperCase().padStart(4, '0')}`;
-    for (const line of readFileSync('/proc/net/tcp', 'utf8').split('\n')) {
-      const [, address, , state, queues] = line.trim().split(/\s+/);
-      if (address === local && state === '0A') return Number.parseInt(queues!.split(':')[1]!, 16);
-    }
-  } catch {
-    // Not Linux: the figure is left out.
-  }
-  return undefined;
+/**
+ * Samples the accept queue of the socket listening on 127.0.0.1:`port` every 100 ms from a process of its own, with
+ * `ss` (netlink, listening sockets only): reading /proc/net/tcp lists every socket, 10,000 lines with both ends of
+ * 5,000 connections on loopback, and took 88 ms a read in the generator's own process (issue 31, item 13).
+ * Each sample is [epoch ms, length]; none where `ss` is missing.
+ */
+function startQueueSampler(port: number): { stop(): Promise<[number, number][]> } {
+  const script = `
+    const { execFileSync } = require('node:child_process');
+    const sample = () => {
+      try {
+        const out = execFileSync('ss', ['-ltnH', 'sport = :${port}'], { encoding: 'utf8' });
+        const lengths = out.trim().split('\\n').filter(Boolean).map((l) => Number(l.trim().split(/\\s+/)[1]));
+        if (lengths.length > 0) console.log(Date.now() + ' ' + lengths.reduce((a, b) => a + b, 0));
+      } catch { process.exit(0); }
+    };
+    sample();
+    setInterval(sample, ${SAMPLE_MS});`;
+  const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'ignore'] });
+  let out = '';
+  child.stdout!.on('data', (d) => {
+    out += d;
+  });
+  const ended = new Promise<void>((resolve) => child.on('close', () => resolve()));
+  return {
+    async stop() {
+      child.kill('SIGTERM');
+      await ended;
+      return out
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => line.split(' ').map(Number) as [number, number]);
+    },
+  };
 }
 
 /** Starts the bare server in its own process with `fds` open files allowed, as startCli does for the mock. */

@@ -6,6 +6,7 @@ import { unreadableCharset, unreadableCharsetResponse } from '../http/body-chars
 import { bodyTooLargeResponse, declaresTooLarge, MAX_BODY_BYTES } from '../http/body-limit.js';
 import type { InjectedFault, MockRequest, MockResponse, WireForm } from '../http/types.js';
 import { createInspectorServer } from '../inspector/inspector-server.js';
+import { acceptFirst } from './accept-first.js';
 import { EXPOSED_HEADERS, isPreflight, preflightHeaders } from './cors.js';
 import { heldOpen, playNodeFault } from './node-fault.js';
 import { pathWithoutSecret, type RequestLogEntry } from './request-log.js';
@@ -116,6 +117,8 @@ export async function startMockServer<B extends MockRequestHandler = BackendCore
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
   });
+  // A burst of new connections is taken in before the open ones are read again (Node accepts one per poll).
+  acceptFirst(server, sockets);
   // `Expect: 100-continue` (curl sends it for bodies over 1 MB): a body the mock would refuse is refused before the
   // client sends it, instead of inviting it with 100 Continue and then cutting the upload short.
   server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
