@@ -7,7 +7,7 @@
 // (4096 here), below 5,000; connections it drops are retried by their clients only after 1, 3, 7 s.
 //
 //   node --import tsx bench/reliability/connection-burst.ts [connections] [seconds]
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
@@ -62,6 +62,9 @@ export async function connectionBurst(
       `${connections} connections need "ulimit -n" of at least ${connections + SPARE_FDS}; this shell allows ${fds}.`,
     );
   }
+  // Without ss the queue cannot be read, and the check on connections left in it would pass having measured nothing.
+  if (spawnSync('ss', ['-V']).error)
+    throw new Error('The connection burst reads the accept queue with ss (iproute2): install it.');
   const measure = async (server: { child: ChildProcess; url: string }) => {
     try {
       return await burst(server.url, connections, seconds);
