@@ -1,8 +1,14 @@
 // The one place the drift checker reads the operation tables and shared shapes from, so a move of their exported
 // names in src/schemas/ is one edit here.
 
-import { EVENT_NAMES, EVENT_SCHEMAS } from '../../src/schemas/events.js';
-import {
+import { MESSAGING_OPERATIONS } from '../../src/schemas/messaging-operations.js';
+import type { Operation } from '../../src/schemas/operation.js';
+import * as management from '../../src/schemas/operations.js';
+
+/** The webhook events' names and schemas, which `linkgate proxy --receiver` checks deliveries against. */
+export { EVENT_NAMES, EVENT_SCHEMAS } from '../../src/schemas/events.js';
+/** The shapes whose fields linkgate reads more tolerantly than the API documents them (see documented-forms.ts). */
+export {
   Count,
   DateString,
   DateTimeInput,
@@ -14,27 +20,7 @@ import {
   QrStats,
   SuccessFlag,
 } from '../../src/schemas/index.js';
-import { MESSAGING_OPERATIONS } from '../../src/schemas/messaging-operations.js';
-import type { Operation } from '../../src/schemas/operation.js';
-import * as management from '../../src/schemas/operations.js';
-
 export type { Operation };
-/** The webhook events' names and schemas, which `linkgate proxy --receiver` checks deliveries against. */
-/** The shapes whose fields linkgate reads more tolerantly than the API documents them (see documented-forms.ts). */
-export {
-  Count,
-  DateString,
-  DateTimeInput,
-  ErrorEnvelope,
-  EVENT_NAMES,
-  EVENT_SCHEMAS,
-  MessagingUnauthorized,
-  PageMeta,
-  Plan,
-  PlanLimits,
-  QrStats,
-  SuccessFlag,
-};
 
 /** Which API an operation belongs to: they differ in auth, envelopes and rate limiting. */
 export type ApiFamily = 'management' | 'messaging';
