@@ -110,6 +110,7 @@ export interface Hooks {
 
 /** A hook's own throw on its way out of the request path: it fails the call as it is, judged by nothing else. */
 export class HookFailure {
+  // Assigned in the constructor rather than a parameter property, which would also emit a class field in every app.
   declare readonly thrown: unknown;
   constructor(thrown: unknown) {
     this.thrown = thrown;
@@ -121,6 +122,7 @@ export type HookKind = keyof Hooks;
 
 /** A hook still running when its call's signal or timeout ended: the call fails as if the server were that slow. */
 export class HookOverrun {
+  // Assigned in the constructor, as HookFailure's.
   declare readonly kind: HookKind;
   constructor(kind: HookKind) {
     this.kind = kind;
